@@ -1,0 +1,141 @@
+"""Commands available today: ``tui``, ``validate``, ``train`` and ``runs``."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from workbench.cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    emit_json,
+    human_console,
+    is_headless,
+    print_issues,
+)
+from workbench.cli.root import CliState
+from workbench.config import ConfigError, ConfigIssue, validate_file
+from workbench.i18n import t
+from workbench.runs import RunStore, RunSummary
+
+
+def _state(ctx: click.Context) -> CliState:
+    state = ctx.find_root().obj
+    assert isinstance(state, CliState)
+    return state
+
+
+@click.command("tui", help="")
+@click.pass_context
+def tui_command(ctx: click.Context) -> None:
+    state = _state(ctx)
+    if is_headless(state.plain):
+        # Line mode: never start Textual on a pipe or a dumb terminal.
+        console = human_console()
+        console.print(t("cli.tui.headless"))
+        _print_run_table(console, RunStore(state.workspace))
+        ctx.exit(EXIT_OK)
+    from workbench.screens.launch import run_tui
+
+    ctx.exit(run_tui(workspace=state.workspace, theme=state.theme, low_bandwidth=state.low_bandwidth))
+
+
+@click.command("validate")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "json_mode", is_flag=True)
+@click.pass_context
+def validate_command(ctx: click.Context, files: tuple[Path, ...], json_mode: bool) -> None:
+    console = human_console(json_mode)
+    all_issues: list[ConfigIssue] = []
+    results = []
+    for path in files:
+        try:
+            kind, _model = validate_file(path)
+        except ConfigError as exc:
+            all_issues.extend(exc.issues)
+            results.append({"file": str(path), "ok": False, "kind": None})
+            print_issues(console, exc.issues)
+        else:
+            results.append({"file": str(path), "ok": True, "kind": kind.name})
+            console.print(t("cli.validate.ok", file=str(path), kind=t(kind.describe_key)))
+    if json_mode:
+        emit_json(
+            {
+                "ok": not all_issues,
+                "files": results,
+                "errors": [i.to_dict() for i in all_issues],
+                "warnings": [],
+            }
+        )
+    if all_issues:
+        console.print(t("cli.validate.summary", count=len(all_issues)))
+    ctx.exit(EXIT_BAD_INPUT if all_issues else EXIT_OK)
+
+
+def _fmt_time(ts: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ts)) if ts else t("common.none")
+
+
+def _print_run_table(console: object, store: RunStore) -> list[RunSummary]:
+    from rich.console import Console
+    from rich.table import Table
+
+    assert isinstance(console, Console)
+    runs = store.list()
+    if not runs:
+        console.print(t("runs.none", workspace=str(store.workspace)))
+        return runs
+    table = Table(box=None, pad_edge=False)
+    for key in ("runs.col.run", "runs.col.status", "runs.col.started", "runs.col.step", "runs.col.kind"):
+        table.add_column(t(key))
+    for run in runs:
+        table.add_row(
+            run.run_id,
+            t(f"status.{run.status}"),
+            _fmt_time(run.started),
+            str(run.last_step) if run.last_step is not None else t("common.none"),
+            t(f"runs.kind.{run.kind}") if run.kind in ("in_process", "launched") else run.kind,
+        )
+    console.print(table)
+    return runs
+
+
+@click.command("runs")
+@click.option("--json", "json_mode", is_flag=True)
+@click.pass_context
+def runs_command(ctx: click.Context, json_mode: bool) -> None:
+    store = RunStore(_state(ctx).workspace)
+    if json_mode:
+        emit_json(
+            {
+                "workspace": str(store.workspace),
+                "runs": [
+                    {
+                        "run_id": r.run_id,
+                        "run_dir": str(r.run_dir),
+                        "status": r.status,
+                        "started": r.started,
+                        "last_step": r.last_step,
+                        "kind": r.kind,
+                    }
+                    for r in store.list()
+                ],
+            }
+        )
+        return
+    _print_run_table(human_console(), store)
+
+
+def all_commands() -> list[click.Command]:
+    from workbench.cli.train import train_command
+
+    tui_command.help = t("cli.tui.help")
+    validate_command.help = t("cli.validate.help")
+    runs_command.help = t("cli.runs.help")
+    for command, key in ((validate_command, "cli.opt.json"), (runs_command, "cli.opt.json")):
+        for param in command.params:
+            if isinstance(param, click.Option) and param.name == "json_mode":
+                param.help = t(key)
+    return [tui_command, validate_command, train_command(), runs_command]

@@ -1,0 +1,106 @@
+"""The command tree. Commands live one per module and are assembled here after the language is set."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+
+from workbench.i18n import current_language, t
+from workbench.runs import resolve_workspace
+
+# click's own headings, translated by our formatter (click takes them from gettext, which we don't ship).
+_HEADINGS_ZH = {"Options": "选项", "Commands": "命令", "Arguments": "参数"}
+
+
+class CatalogHelpFormatter(click.HelpFormatter):
+    """Help output in the catalog's language, including click's own headings."""
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        super().write_usage(prog, args, prefix=t("cli.usage") + " ")
+
+    def write_heading(self, heading: str) -> None:
+        if current_language() == "zh":
+            heading = _HEADINGS_ZH.get(heading, heading)
+        super().write_heading(heading)
+
+
+class CatalogContext(click.Context):
+    formatter_class = CatalogHelpFormatter
+
+
+@dataclass
+class CliState:
+    """Global options, shared by every command through ``click.Context.obj``."""
+
+    workspace: Path
+    theme: str | None
+    low_bandwidth: bool
+    plain: bool
+
+
+class RootGroup(click.Group):
+    context_class = CatalogContext
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        # Keep DESIGN.md §4's order (the path a user walks), not alphabetical.
+        return list(self.commands)
+
+
+def _help_option() -> Any:
+    return click.help_option("-h", "--help", help=t("cli.help.help"))
+
+
+def build_cli() -> click.Group:
+    from workbench.cli import commands, planned
+
+    @click.group(
+        cls=RootGroup,
+        invoke_without_command=True,
+        help=t("cli.root.help"),
+        epilog=t("cli.root.epilog"),
+        context_settings={"max_content_width": 100},
+    )
+    @click.option("--workspace", type=click.Path(file_okay=False, path_type=Path), help=t("cli.opt.workspace"))
+    @click.option("--lang", type=click.Choice(["en", "zh"]), help=t("cli.opt.lang"))
+    @click.option("--theme", help=t("cli.opt.theme"))
+    @click.option("--low-bandwidth", is_flag=True, help=t("cli.opt.low_bandwidth"))
+    @click.option("--plain", is_flag=True, help=t("cli.opt.plain"))
+    @click.version_option(package_name="paddle-workbench", message="%(prog)s %(version)s", help=t("cli.opt.version"))
+    @_help_option()
+    @click.pass_context
+    def root(
+        ctx: click.Context, workspace: Path | None, lang: str | None, theme: str | None, low_bandwidth: bool, plain: bool
+    ) -> None:
+        ctx.obj = CliState(resolve_workspace(workspace), theme, low_bandwidth, plain)
+        if ctx.invoked_subcommand is None:
+            ctx.invoke(commands.tui_command)
+
+    for command in commands.all_commands():
+        root.add_command(command)
+    for command in planned.all_commands():
+        if command.name not in root.commands:
+            root.add_command(command)
+    order = [
+        "tui", "validate", "check", "train", "plan", "compare", "dataset", "diagnose", "verify",
+        "report", "serve", "loadtest", "runs",
+    ]  # fmt: skip
+    root.commands = {name: root.commands[name] for name in order if name in root.commands} | {
+        k: v for k, v in root.commands.items() if k not in order
+    }
+    for command in root.commands.values():
+        _localise(command)
+    return root
+
+
+def _localise(command: click.Command) -> None:
+    """Give every command the translated ``--help`` text and our formatter."""
+    command.context_class = CatalogContext
+    for param in command.params:
+        if isinstance(param, click.Option) and "--help" in param.opts:
+            param.help = t("cli.help.help")
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _localise(sub)

@@ -1,0 +1,230 @@
+"""Load YAML into pydantic models and map every error back to the file position that caused it.
+
+The file is composed into a node tree first (``yaml.SafeLoader``: no arbitrary objects), so each
+key and value keeps its line and column; pydantic's error locations are then looked up in that map.
+Unknown keys get a "did you mean" from the model's own field names. ``-o key.path=value`` overrides
+(PaddleX's convention) are applied to the data before validation and report errors as ``-o key``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from workbench.config.errors import ConfigError, ConfigIssue
+from workbench.i18n import t
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+Loc = tuple[str | int, ...]
+
+
+@dataclass
+class PositionMap:
+    """Where each key path sits in the source: the value's position and, for mapping entries, the key's."""
+
+    values: dict[Loc, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[Loc, tuple[int, int]] = field(default_factory=dict)
+    overridden: dict[Loc, str] = field(default_factory=dict)
+
+
+def _walk(node: yaml.Node, loc: Loc, positions: PositionMap, issues: list[ConfigIssue], file: str) -> None:
+    positions.values[loc] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.value)
+            line, col = key_node.start_mark.line + 1, key_node.start_mark.column + 1
+            if key in seen:
+                issues.append(
+                    ConfigIssue(file, line, col, t("config.duplicate_key", key=key), t("config.duplicate_key.hint", line=seen[key]))
+                )
+            seen[key] = line
+            positions.keys[(*loc, key)] = (line, col)
+            _walk(value_node, (*loc, key), positions, issues, file)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _walk(item, (*loc, index), positions, issues, file)
+
+
+def load_yaml(path: str | Path) -> tuple[Any, PositionMap]:
+    """Read and parse ``path`` safely; raise :class:`ConfigError` for unreadable files or bad syntax."""
+    file = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError([ConfigIssue(file, 0, 0, t("config.not_found"), t("config.not_found.hint"))]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError([ConfigIssue(file, 0, 0, t("config.unreadable", error=str(exc)))]) from None
+    loader = yaml.SafeLoader(text)
+    issues: list[ConfigIssue] = []
+    positions = PositionMap()
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            raise ConfigError([ConfigIssue(file, 1, 1, t("config.empty"), t("config.empty.hint"))])
+        _walk(node, (), positions, issues, file)
+        data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
+        problem = (exc.problem or "invalid YAML").strip()
+        context = f"{exc.context} " if exc.context else ""
+        raise ConfigError(
+            [ConfigIssue(file, line, col, t("config.syntax", problem=f"{context}{problem}"), t("config.syntax.hint"))]
+        ) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError([ConfigIssue(file, 0, 0, t("config.syntax", problem=str(exc)))]) from None
+    finally:
+        loader.dispose()
+    if issues:
+        raise ConfigError(issues)
+    return data, positions
+
+
+def parse_overrides(overrides: Sequence[str]) -> tuple[list[tuple[list[str], Any, str]], list[ConfigIssue]]:
+    """Parse ``key.path=value`` strings; the value is read as YAML (``5``, ``true``, ``[1, 2]``)."""
+    parsed: list[tuple[list[str], Any, str]] = []
+    issues: list[ConfigIssue] = []
+    for raw in overrides:
+        key, sep, value_text = raw.partition("=")
+        key = key.strip()
+        if not sep or not key or any(not part for part in key.split(".")):
+            issues.append(ConfigIssue(f"-o {raw}", 0, 0, t("config.override.bad"), t("config.override.hint")))
+            continue
+        try:
+            value = yaml.safe_load(value_text) if value_text.strip() else ""
+        except yaml.YAMLError:
+            value = value_text
+        parsed.append((key.split("."), value, raw))
+    return parsed, issues
+
+
+def apply_overrides(data: Any, overrides: Sequence[str], positions: PositionMap) -> list[ConfigIssue]:
+    parsed, issues = parse_overrides(overrides)
+    for parts, value, raw in parsed:
+        target = data
+        for part in parts[:-1]:
+            if not isinstance(target, dict):
+                break
+            child = target.get(part)
+            if not isinstance(child, dict):
+                child = {}
+                target[part] = child
+            target = child
+        if not isinstance(target, dict):
+            issues.append(ConfigIssue(f"-o {raw}", 0, 0, t("config.override.not_mapping")))
+            continue
+        target[parts[-1]] = value
+        positions.overridden[tuple(parts)] = raw
+    return issues
+
+
+def _field_names(model: type[BaseModel], loc: Loc) -> list[str]:
+    """Field names of the sub-model at ``loc`` (for "did you mean" suggestions)."""
+    current: Any = model
+    for part in loc:
+        if not (isinstance(current, type) and issubclass(current, BaseModel)) or not isinstance(part, str):
+            return []
+        info = current.model_fields.get(part)
+        if info is None:
+            return []
+        current = info.annotation
+        args = getattr(current, "__args__", ())
+        for arg in args:
+            if isinstance(arg, type) and issubclass(arg, BaseModel):
+                current = arg
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return list(current.model_fields)
+    return []
+
+
+def _position(loc: Loc, positions: PositionMap, *, key: bool) -> tuple[int, int]:
+    """Best position for ``loc``: exact when known, else the nearest ancestor that is."""
+    table = positions.keys if key else positions.values
+    probe = loc
+    while probe:
+        if probe in table:
+            return table[probe]
+        if probe in positions.values:
+            return positions.values[probe]
+        probe = probe[:-1]
+    return positions.values.get((), (1, 1))
+
+
+def _data_loc(raw_loc: Iterable[Any], data: Any) -> Loc:
+    """Drop pydantic's synthetic location parts (union member names, validator tags)."""
+    out: list[str | int] = []
+    current = data
+    for part in raw_loc:
+        if isinstance(current, dict) and part in current:
+            out.append(part)
+            current = current[part]
+        elif isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current):
+            out.append(part)
+            current = current[part]
+        elif isinstance(current, dict) and isinstance(part, str) and "[" not in part and "-" not in part:
+            out.append(part)  # a missing or unknown key under a mapping
+            current = None
+    return tuple(out)
+
+
+def issues_from_validation(
+    exc: ValidationError, model: type[BaseModel], data: Any, positions: PositionMap, file: str
+) -> list[ConfigIssue]:
+    """Translate pydantic errors into located issues, one per problem."""
+    issues: list[ConfigIssue] = []
+    for error in exc.errors(include_url=False):
+        loc = _data_loc(error["loc"], data)
+        dotted = ".".join(str(p) for p in loc) or t("config.top_level")
+        kind = error["type"]
+        hint = ""
+        if kind == "extra_forbidden":
+            name = str(loc[-1]) if loc else ""
+            close = difflib.get_close_matches(name, _field_names(model, loc[:-1]), n=1, cutoff=0.6)
+            message = t("config.unknown_key", key=dotted)
+            allowed = ", ".join(_field_names(model, loc[:-1]))
+            hint = t("config.did_you_mean", name=close[0]) if close else t("config.allowed_keys", keys=allowed)
+            line, col = _position(loc, positions, key=True)
+        elif kind == "missing":
+            message = t("config.missing_key", key=dotted)
+            hint = t("config.missing_key.hint", key=str(loc[-1]) if loc else dotted)
+            line, col = _position(loc[:-1], positions, key=False)
+        else:
+            got = error.get("input")
+            got_text = repr(got) if not isinstance(got, dict | list) else type(got).__name__
+            message = t("config.bad_value", key=dotted, problem=error["msg"], got=got_text)
+            line, col = _position(loc, positions, key=False)
+        override = next((raw for o, raw in positions.overridden.items() if loc[: len(o)] == o), None)
+        if override is not None:
+            issues.append(ConfigIssue(f"-o {override}", 0, 0, message, hint))
+        else:
+            issues.append(ConfigIssue(file, line, col, message, hint))
+    return issues
+
+
+def load_model(path: str | Path, model: type[ModelT], overrides: Sequence[str] = ()) -> ModelT:
+    """Load ``path`` as ``model`` with ``-o`` overrides; raise :class:`ConfigError` listing every problem."""
+    data, positions = load_yaml(path)
+    return validate_data(data, positions, model, str(path), overrides)
+
+
+def validate_data(
+    data: Any, positions: PositionMap, model: type[ModelT], file: str, overrides: Sequence[str] = ()
+) -> ModelT:
+    if not isinstance(data, dict):
+        raise ConfigError([ConfigIssue(file, 1, 1, t("config.not_mapping"), t("config.empty.hint"))])
+    issues = apply_overrides(data, overrides, positions)
+    try:
+        result = model.model_validate(data, context={"source": file})
+    except ValidationError as exc:
+        issues.extend(issues_from_validation(exc, model, data, positions, file))
+        raise ConfigError(issues) from None
+    if issues:
+        raise ConfigError(issues)
+    return result

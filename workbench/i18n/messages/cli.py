@@ -1,0 +1,59 @@
+"""Command-line help and messages."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "cli.usage": ("Usage:", "用法："),
+    "cli.error_prefix": ("error:", "错误："),
+    "cli.root.help": (
+        "Paddle Workbench: take a PaddlePaddle model from an SSH prompt to production.\n\n"
+        "With no command, opens the terminal UI (line mode when stdout is not a terminal).",
+        "Paddle 工作台：在 SSH 终端里把 PaddlePaddle 模型从环境检查一路带到生产部署。\n\n"
+        "不带命令时打开终端界面（标准输出不是终端时使用行模式）。",
+    ),
+    "cli.root.epilog": (
+        "Exit codes: 0 all good, 1 the check found failures, 2 bad input.",
+        "退出码：0 一切正常，1 检查发现问题，2 输入有误。",
+    ),
+    "cli.help.help": ("Show this message and exit.", "显示此帮助并退出。"),
+    "cli.opt.workspace": (
+        "Workspace folder (default ./.paddle-workbench, or $PADDLE_WORKBENCH_WORKSPACE).",
+        "工作区目录（默认 ./.paddle-workbench，或 $PADDLE_WORKBENCH_WORKSPACE）。",
+    ),
+    "cli.opt.lang": ("Language of the interface: en or zh (default: from the locale).", "界面语言：en 或 zh（默认按系统区域设置）。"),
+    "cli.opt.theme": ("Colour theme: dark, light or high-contrast.", "配色主题：dark、light 或 high-contrast。"),
+    "cli.opt.low_bandwidth": ("Fewer redraws and no animation, for slow SSH links.", "减少重绘、关闭动画，适合慢速 SSH 连接。"),
+    "cli.opt.plain": ("Line-mode output, never the full-screen UI.", "仅行模式输出，不打开全屏界面。"),
+    "cli.opt.version": ("Show the version and exit.", "显示版本并退出。"),
+    "cli.opt.json": ("Print one JSON document on stdout (human text goes to stderr).", "在标准输出打印一个 JSON 文档（说明文字输出到标准错误）。"),
+    "cli.opt.override": ("Override one config key, e.g. -o train.steps=50 (repeatable).", "覆盖一个配置键，例如 -o train.steps=50（可重复）。"),
+    "cli.opt.resume": ("Continue a run: 'latest' or a run id/folder.", "继续一个运行：'latest' 或运行 ID / 目录。"),
+    "cli.tui.help": ("Open the terminal UI (the default command).", "打开终端界面（默认命令）。"),
+    "cli.tui.headless": (
+        "stdout is not an interactive terminal (or --plain / TERM=dumb): showing the run list in line mode.",
+        "标准输出不是交互式终端（或使用了 --plain / TERM=dumb）：以行模式显示运行列表。",
+    ),
+    "cli.validate.help": (
+        "Check workbench YAML files (training configs, plans, ...): every problem with file:line:col.",
+        "检查工作台 YAML 文件（训练配置、切分方案等）：逐条给出 文件:行:列 的问题。",
+    ),
+    "cli.validate.ok": ("{file}: ok ({kind})", "{file}：通过（{kind}）"),
+    "cli.validate.summary": ("{count} problem(s) found.", "共发现 {count} 个问题。"),
+    "cli.runs.help": ("List the runs of the workspace.", "列出工作区中的运行。"),
+    "cli.train.help": (
+        "Train from a config (single card, in process), with seeds, logs and atomic checkpoints.",
+        "按配置训练（单卡、进程内），固定随机种子，保存日志与原子检查点。",
+    ),
+    "cli.check.help": ("Check that Paddle works on this machine, with a fix for each problem.", "检查 Paddle 能否在本机正常工作，并给出每个问题的修复方法。"),
+    "cli.plan.help": ("Validate and run a sharding plan on N ranks; compare it with the baseline.", "校验并在 N 个进程上运行切分方案，与单卡基线对比。"),
+    "cli.compare.help": ("Compare dygraph, jit.load and the inference predictor on the same inputs.", "在相同输入上比较动态图、jit.load 与推理预测器的输出。"),
+    "cli.dataset.help": ("Lint a dataset in PaddleX / PaddleClas / PaddleOCR layout.", "检查 PaddleX / PaddleClas / PaddleOCR 格式的数据集。"),
+    "cli.diagnose.help": ("Explain a pasted error: cause and fix.", "解释粘贴的报错：原因与修复方法。"),
+    "cli.verify.help": ("Run the release checklist.", "运行发布前检查清单。"),
+    "cli.report.help": ("Write a shareable report of a run (optionally redacted).", "生成可分享的运行报告（可脱敏）。"),
+    "cli.serve.help": ("Serve an exported model over HTTP with auth and rate limits.", "以 HTTP 服务导出的模型，带鉴权与限流。"),
+    "cli.loadtest.help": ("Load-test a served model.", "对已部署的模型做压测。"),
+    "cli.planned.short": ("Not available yet in this version.", "此版本尚未提供。"),
+    "cli.planned": (
+        "'{command}' is not available yet in this version (planned: {issue}). Nothing was done.",
+        "此版本尚未提供 '{command}'（计划由 {issue} 提供）。未执行任何操作。",
+    ),
+}

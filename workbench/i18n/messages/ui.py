@@ -1,0 +1,3 @@
+"""Terminal UI strings."""
+
+MESSAGES: dict[str, tuple[str, str]] = {}

@@ -1,0 +1,72 @@
+"""The child side of a launched job: how a process started by the runner reports its events.
+
+The runner puts ``PADDLE_WORKBENCH_RUN_DIR`` in the child's environment; each rank writes
+``<run_dir>/ranks/<rank>/events.jsonl`` (rank from ``PADDLE_TRAINER_ID``, set by
+``paddle.distributed.launch``, else 0). Use :func:`run_as_child` to wrap the child's main function:
+an exception becomes a ``run_failed`` event with its traceback before the process exits 1.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from workbench.events import MetricStore, RunCancelled, RunFailed, RunFinished
+from workbench.runner.context import JobCancelled, JobContext
+from workbench.runs import EventWriter
+
+RUN_DIR_ENV = "PADDLE_WORKBENCH_RUN_DIR"
+
+
+def current_rank() -> int:
+    for var in ("PADDLE_TRAINER_ID", "PADDLE_RANK", "RANK"):
+        value = os.environ.get(var)
+        if value and value.isdigit():
+            return int(value)
+    return 0
+
+
+def context_from_env(config: dict[str, Any] | None = None) -> JobContext | None:
+    """A :class:`JobContext` writing this rank's events file, or ``None`` outside a launched job."""
+    run_dir = os.environ.get(RUN_DIR_ENV)
+    if not run_dir:
+        return None
+    rank = current_rank()
+    path = Path(run_dir) / "ranks" / str(rank) / "events.jsonl"
+    writer = EventWriter(path)
+    return JobContext(
+        run_dir=Path(run_dir),
+        run_id=Path(run_dir).name,
+        writer=writer,
+        metrics=MetricStore(),
+        config=config,
+        rank=rank,
+    )
+
+
+def run_as_child(main: Callable[[JobContext], dict[str, Any] | None]) -> int:
+    """Run ``main(ctx)`` and report its outcome as this rank's terminal event; return the exit code."""
+    ctx = context_from_env()
+    if ctx is None:
+        print(f"{RUN_DIR_ENV} is not set: this script is meant to be started by the workbench", file=sys.stderr)
+        return 2
+    writer = ctx._writer
+    try:
+        summary = main(ctx)
+    except JobCancelled:
+        writer.emit(RunCancelled(step=ctx.last_step))
+        code = 130
+    except BaseException as exc:  # noqa: BLE001 - report, then exit non-zero
+        tb = traceback.format_exc()
+        sys.stderr.write(tb)
+        writer.emit(RunFailed(error=f"{type(exc).__name__}: {exc}", traceback=tb, step=ctx.last_step, rank=ctx.rank))
+        code = 1
+    else:
+        writer.emit(RunFinished(step=ctx.last_step, summary=dict(summary or {})))
+        code = 0
+    writer.close()
+    return code

@@ -1,0 +1,64 @@
+"""What a running job's code sees: where to log metrics and events, and whether to stop."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from workbench.events import Event, MetricStore
+from workbench.runs import EventWriter
+
+
+class JobCancelled(Exception):
+    """Raised by :meth:`JobContext.check_cancelled`; the runner records it as ``RunCancelled``."""
+
+
+class JobContext:
+    """Handed to job code. ``log`` is the hot path: O(1), no I/O, no lock, no UI call."""
+
+    def __init__(
+        self,
+        *,
+        run_dir: Path,
+        run_id: str,
+        writer: EventWriter,
+        metrics: MetricStore,
+        config: Mapping[str, Any] | None = None,
+        rank: int = 0,
+        cancel_event: threading.Event | None = None,
+        on_event: Any = None,
+    ) -> None:
+        self.run_dir = run_dir
+        self.run_id = run_id
+        self.config: Mapping[str, Any] = config or {}
+        self.rank = rank
+        self.cancel_event = cancel_event or threading.Event()
+        self.metrics = metrics
+        self.last_step: int | None = None
+        self._writer = writer
+        self._on_event = on_event
+
+    def log(self, step: int, /, **values: float) -> None:
+        """Record one metric sample for ``step`` (e.g. ``ctx.log(12, loss=0.53, lr=0.01)``)."""
+        now = time.time()
+        self.metrics.record(self.rank, step, values, now)
+        self._writer.sample(self.rank, step, values, now)
+        self.last_step = step
+
+    def emit(self, event: Event) -> None:
+        """Record a lifecycle event (checkpoint saved, alert raised) and publish it at once."""
+        self._writer.emit(event)
+        if self._on_event is not None:
+            self._on_event(event)
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancel_event.is_set()
+
+    def check_cancelled(self) -> None:
+        """Raise :class:`JobCancelled` if the user asked to stop (call once per step)."""
+        if self.cancel_event.is_set():
+            raise JobCancelled()

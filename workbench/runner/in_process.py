@@ -1,0 +1,88 @@
+"""Run a job function on a worker thread of this process (single-card training, probes)."""
+
+from __future__ import annotations
+
+import os
+import threading
+import traceback
+from collections.abc import Mapping
+from typing import Any
+
+from workbench.capture import process_capture, route_thread_output
+from workbench.events import Event, RunCancelled, RunFailed, RunFinished, RunStarted
+from workbench.runner.context import JobCancelled, JobContext
+from workbench.runner.job import Job, JobFn
+from workbench.runs import RunHandle, RunStore
+
+
+class InProcessJob(Job):
+    """A job running ``fn(ctx)`` on a daemon thread; a raise becomes ``RunFailed``, never a crash."""
+
+    kind = "in_process"
+
+    def __init__(self, handle: RunHandle, name: str, fn: JobFn, config: Mapping[str, Any]) -> None:
+        super().__init__(handle.run_dir, handle.run_id, name)
+        self.handle = handle
+        self.ctx = JobContext(
+            run_dir=handle.run_dir,
+            run_id=handle.run_id,
+            writer=handle.writer,
+            metrics=self.metrics,
+            config=config,
+            cancel_event=self.cancel_event,
+            on_event=self._on_ctx_event,
+        )
+        self._fn = fn
+        self.thread = threading.Thread(target=self._main, name=f"job:{handle.run_id}", daemon=True)
+
+    def _on_ctx_event(self, event: Event) -> None:
+        self.handle.update_state(event)
+        self._publish(event)
+
+    def _record(self, event: Event) -> None:
+        self.handle.emit(event)
+        self._publish(event)
+
+    def _main(self) -> None:
+        capture = process_capture()
+        token = capture.add_sink(self.handle.write_log) if capture is not None else None
+        try:
+            with route_thread_output(self.handle.write_log):
+                self._record(RunStarted(run_id=self.run_id, name=self.name, kind=self.kind, pid=os.getpid()))
+                try:
+                    summary = self._fn(self.ctx)
+                except JobCancelled:
+                    terminal: Event = RunCancelled(step=self.ctx.last_step)
+                except BaseException as exc:  # noqa: BLE001 - a failing run is an event, not a crash
+                    tb = traceback.format_exc()
+                    self.handle.write_log(tb)
+                    terminal = RunFailed(error=f"{type(exc).__name__}: {exc}", traceback=tb, step=self.ctx.last_step)
+                else:
+                    if self.cancel_event.is_set():
+                        terminal = RunCancelled(step=self.ctx.last_step)
+                    else:
+                        terminal = RunFinished(step=self.ctx.last_step, summary=dict(summary or {}))
+        finally:
+            if capture is not None and token is not None:
+                capture.remove_sink(token)
+        # Close the writer (flushes every pending sample) before the terminal event is published, so
+        # whoever waits on the job finds events.jsonl complete.
+        self.handle.writer.emit(terminal)
+        self.handle.update_state(terminal)
+        self.handle.close()
+        self._publish(terminal)
+
+
+def start_in_process(
+    store: RunStore,
+    name: str,
+    fn: JobFn,
+    *,
+    config: Mapping[str, Any] | None = None,
+    fingerprint: Mapping[str, Any] | None = None,
+) -> InProcessJob:
+    """Create a run in ``store`` and start ``fn`` on a worker thread; returns at once."""
+    handle = store.create(name, config, fingerprint=fingerprint, kind=InProcessJob.kind)
+    job = InProcessJob(handle, name, fn, config or {})
+    job.thread.start()
+    return job

@@ -1,0 +1,205 @@
+"""Jobs in other processes: launched subprocesses under a watchdog, and runs written by someone else.
+
+A launched job never shares an address space with the workbench, so a segfault or a hang inside Paddle
+(PADDLE_FACTS.md lists inputs that cause both) is a ``RunFailed`` event, not a dead UI. The child's
+stdout and stderr go to ``logs.txt``; its ranks' events come in by tailing their JSONL files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from workbench.events import Event, RunCancelled, RunFailed, RunFinished, RunStarted
+from workbench.runner.child import RUN_DIR_ENV
+from workbench.runner.job import Job
+from workbench.runs import (
+    STATUS_RUNNING,
+    EventTailer,
+    RunHandle,
+    RunStore,
+    read_log_tail,
+    summarize,
+)
+
+POLL_S = 0.25
+KILL_GRACE_S = 3.0
+
+
+def describe_exit(code: int) -> str:
+    """``-11`` → ``"killed by signal SIGSEGV (segmentation fault)"``; ``1`` → ``"exit code 1"``."""
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        hint = {"SIGSEGV": " (segmentation fault)", "SIGKILL": " (killed)", "SIGABRT": " (aborted)"}.get(name, "")
+        return f"killed by {name}{hint}"
+    return f"exit code {code}"
+
+
+class LaunchedJob(Job):
+    """A subprocess (or a process tree, e.g. ``paddle.distributed.launch``) under a watchdog."""
+
+    kind = "launched"
+
+    def __init__(
+        self,
+        handle: RunHandle,
+        name: str,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str] | None = None,
+        cwd: Path | None = None,
+        timeout_s: float | None = None,
+        ranks: int = 1,
+    ) -> None:
+        super().__init__(handle.run_dir, handle.run_id, name)
+        self.handle = handle
+        self.argv = list(argv)
+        self.timeout_s = timeout_s
+        self.ranks = ranks
+        self.tailer = EventTailer(handle.run_dir, self.metrics)
+        self.child_failures: list[RunFailed] = []
+        self.returncode: int | None = None
+        child_env = dict(os.environ)
+        child_env.update(env or {})
+        child_env[RUN_DIR_ENV] = str(handle.run_dir.resolve())
+        child_env.setdefault("PYTHONUNBUFFERED", "1")
+        self._log = open(handle.logs_path, "ab")  # noqa: SIM115 - closed when the process ends
+        self._record(RunStarted(run_id=self.run_id, name=name, kind=self.kind, pid=os.getpid(), ranks=ranks))
+        self.proc = subprocess.Popen(  # noqa: S603 - an argument list, never a shell string
+            self.argv,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            env=child_env,
+            cwd=cwd,
+            start_new_session=True,  # its own process group, so the watchdog can stop the whole tree
+        )
+        self.handle.state["child_pid"] = self.proc.pid
+        self.handle.save_state()
+        self._thread = threading.Thread(target=self._watch, name=f"launched:{self.run_id}", daemon=True)
+        self._thread.start()
+
+    def _record(self, event: Event) -> None:
+        self.handle.emit(event)
+        self._publish(event)
+
+    def _drain(self) -> None:
+        for event, rank in self.tailer.poll():
+            if rank is None:
+                continue  # the top-level file is ours
+            if isinstance(event, RunFailed):
+                self.child_failures.append(event)
+            elif event.TYPE not in ("run_finished", "run_cancelled", "run_started"):
+                self._record(event)
+
+    def _kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(KILL_GRACE_S)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def _watch(self) -> None:
+        started = time.monotonic()
+        timed_out = False
+        while self.proc.poll() is None:
+            self._drain()
+            if self.cancel_event.is_set():
+                self._kill()
+                break
+            if self.timeout_s is not None and time.monotonic() - started > self.timeout_s:
+                timed_out = True
+                self._kill()
+                break
+            time.sleep(POLL_S)
+        code = self.proc.wait()
+        self.returncode = code
+        self._log.close()
+        self._drain()
+        terminal: Event
+        last_steps = self.metrics.last_step.values()
+        step = max(last_steps) if last_steps else None
+        if self.cancel_event.is_set():
+            terminal = RunCancelled(step=step)
+        elif timed_out:
+            terminal = RunFailed(error=f"timed out after {self.timeout_s:g} s (watchdog)", traceback="", step=step)
+        elif code == 0 and not self.child_failures:
+            terminal = RunFinished(step=step, summary={"returncode": 0})
+        else:
+            first = self.child_failures[0] if self.child_failures else None
+            error = describe_exit(code)
+            if first is not None:
+                error = f"rank {first.rank}: {first.error} ({error})"
+            tb = first.traceback if first is not None else read_log_tail(self.run_dir, 8000)
+            terminal = RunFailed(error=error, traceback=tb, step=step, rank=first.rank if first else None)
+        self.handle.writer.emit(terminal)
+        self.handle.update_state(terminal)
+        self.handle.close()
+        self._publish(terminal)
+
+
+def start_launched(
+    store: RunStore,
+    name: str,
+    argv: Sequence[str],
+    *,
+    config: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    timeout_s: float | None = None,
+    ranks: int = 1,
+) -> LaunchedJob:
+    """Create a run and start ``argv`` as a subprocess in its own process group; returns at once."""
+    handle = store.create(name, config, kind=LaunchedJob.kind)
+    return LaunchedJob(handle, name, argv, env=env, cwd=cwd, timeout_s=timeout_s, ranks=ranks)
+
+
+class AttachedRun(Job):
+    """Follow a run that another process is writing (or has written): same face as a live job."""
+
+    kind = "attached"
+
+    def __init__(self, run_dir: Path) -> None:
+        super().__init__(run_dir, run_dir.name, run_dir.name)
+        self.tailer = EventTailer(run_dir, self.metrics)
+        self._stop = threading.Event()
+        self.poll()
+        self._thread = threading.Thread(target=self._follow, name=f"attach:{run_dir.name}", daemon=True)
+        self._thread.start()
+
+    def poll(self) -> None:
+        for event, rank in self.tailer.poll():
+            if rank is None:
+                self._publish(event)
+
+    def _follow(self) -> None:
+        while not self.done and not self._stop.wait(POLL_S):
+            self.poll()
+            if not self.done and summarize(self.run_dir).status != STATUS_RUNNING:
+                self.poll()  # the writer may have finished between the two reads
+                if not self.done:
+                    self._publish(RunFailed(error="the writing process ended without a final event"))
+
+    def detach(self) -> None:
+        self._stop.set()
+
+    def cancel(self) -> None:
+        """Attached runs belong to another process: cancelling only stops following it."""
+        self.detach()
+
+
+def attach(run_dir: Path) -> AttachedRun:
+    return AttachedRun(run_dir)

@@ -1,0 +1,445 @@
+"""The run store on disk (DESIGN.md §3): create runs, write their events, list and read them back.
+
+Layout of one run::
+
+    <workspace>/runs/<run-id>/
+      run.yaml        resolved config + environment fingerprint
+      state.json      small summary (status, pid, last step) rewritten atomically; cheap to list
+      events.jsonl    append-only lifecycle events + metric samples, flushed in batches (<= 0.5 s)
+      ranks/<r>/events.jsonl   launched runs: one stream per rank
+      logs.txt        captured stdout / stderr / glog of the run
+
+Readers never trust ``state.json`` alone: a run whose writer died without a terminal event is shown as
+``interrupted`` (its pid is gone), and :class:`EventTailer` reads any run incrementally — the same code
+serves "read a finished run", "attach to a run another process is writing" and "tail launched ranks".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import psutil
+import yaml
+
+from workbench.events import (
+    TERMINAL_TYPES,
+    Event,
+    MetricStore,
+    RunCancelled,
+    RunFailed,
+    RunFinished,
+    RunStarted,
+    event_from_dict,
+    json_safe_float,
+    parse_float,
+)
+
+DEFAULT_WORKSPACE = Path(".paddle-workbench")
+WORKSPACE_ENV = "PADDLE_WORKBENCH_WORKSPACE"
+FLUSH_INTERVAL_S = 0.5
+
+STATUS_RUNNING = "running"
+STATUS_FINISHED = "finished"
+STATUS_FAILED = "failed"
+STATUS_CANCELLED = "cancelled"
+STATUS_INTERRUPTED = "interrupted"  # no terminal event and the writing process is gone
+
+_TERMINAL_STATUS = {
+    RunFinished.TYPE: STATUS_FINISHED,
+    RunFailed.TYPE: STATUS_FAILED,
+    RunCancelled.TYPE: STATUS_CANCELLED,
+}
+
+
+def resolve_workspace(workspace: str | os.PathLike[str] | None = None) -> Path:
+    """``--workspace`` wins, then ``PADDLE_WORKBENCH_WORKSPACE``, then ``./.paddle-workbench``."""
+    if workspace:
+        return Path(workspace).expanduser()
+    env = os.environ.get(WORKSPACE_ENV)
+    return Path(env).expanduser() if env else DEFAULT_WORKSPACE
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so a reader sees the old or the new file, never a torn one."""
+    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-")[:40] or "run"
+
+
+# --------------------------------------------------------------------------- writing
+
+
+class EventWriter:
+    """Appends events to one ``events.jsonl``: samples batched by a flusher thread, lifecycle at once.
+
+    ``sample`` is the training hot path: one ``deque.append`` (~0.1 µs, thread-safe, no lock, no I/O).
+    ``emit`` queues a lifecycle event behind the pending samples and flushes immediately, so the file
+    order is the order things happened and a crash right after an event cannot lose it.
+    """
+
+    def __init__(self, path: Path, *, on_flush: Any = None) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh: TextIO = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+        self._pending: deque[dict[str, Any]] = deque()
+        self._flush_lock = threading.Lock()
+        self._closed = threading.Event()
+        self._on_flush = on_flush
+        self._thread = threading.Thread(target=self._flusher, name=f"events-writer:{path}", daemon=True)
+        self._thread.start()
+
+    def sample(self, rank: int, step: int, values: Mapping[str, float], when: float) -> None:
+        self._pending.append({"type": "metrics", "rank": rank, "step": step, "time": when, "values": values})
+
+    def emit(self, event: Event) -> None:
+        self._pending.append(event.to_dict())
+        self.flush()
+
+    def flush(self) -> None:
+        with self._flush_lock:
+            if self._fh.closed:
+                return
+            lines = []
+            pending = self._pending
+            while pending:
+                row = pending.popleft()
+                values = row.get("values")
+                if row.get("type") == "metrics" and isinstance(values, Mapping):
+                    row = {**row, "values": {k: json_safe_float(float(v)) for k, v in values.items()}}
+                lines.append(json.dumps(row, default=str, ensure_ascii=False))
+            if lines:
+                self._fh.write("\n".join(lines) + "\n")
+                self._fh.flush()
+        if lines and self._on_flush is not None:
+            self._on_flush()
+
+    def _flusher(self) -> None:
+        while not self._closed.wait(FLUSH_INTERVAL_S):
+            self.flush()
+
+    def close(self) -> None:
+        self._closed.set()
+        self._thread.join(timeout=5)
+        self.flush()
+        with self._flush_lock:
+            self._fh.close()
+
+
+@dataclass
+class RunHandle:
+    """A run folder being written by this process."""
+
+    run_dir: Path
+    run_id: str
+    writer: EventWriter
+    state: dict[str, Any] = field(default_factory=dict)
+    _log: TextIO | None = None
+    _log_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def logs_path(self) -> Path:
+        return self.run_dir / "logs.txt"
+
+    def write_log(self, text: str) -> None:
+        """Append captured output to ``logs.txt`` (thread-safe)."""
+        with self._log_lock:
+            if self._log is None:
+                self._log = open(self.logs_path, "a", encoding="utf-8", errors="replace")  # noqa: SIM115
+            self._log.write(text)
+            self._log.flush()
+
+    def emit(self, event: Event) -> None:
+        self.writer.emit(event)
+        self.update_state(event)
+
+    def update_state(self, event: Event) -> None:
+        status = _TERMINAL_STATUS.get(event.TYPE)
+        if status is not None:
+            self.state["status"] = status
+            self.state["ended"] = event.time
+        if isinstance(event, RunStarted):
+            self.state.update(status=STATUS_RUNNING, started=event.time, name=event.name, kind=event.kind)
+        step = getattr(event, "step", None)
+        if isinstance(step, int):
+            self.state["last_step"] = max(step, int(self.state.get("last_step", -1)))
+        self.save_state()
+
+    def save_state(self) -> None:
+        self.state["updated"] = time.time()
+        atomic_write_text(self.run_dir / "state.json", json.dumps(self.state, default=str))
+
+    def close(self) -> None:
+        self.writer.close()
+        with self._log_lock:
+            if self._log is not None:
+                self._log.close()
+                self._log = None
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class EventTailer:
+    """Incrementally reads a run's ``events.jsonl`` and every ``ranks/<r>/events.jsonl``.
+
+    Keeps a byte offset per file and never parses a line until its newline arrived, so it can follow a
+    file another process is appending to. ``poll`` feeds metric rows into ``metrics`` and returns the
+    new lifecycle events of the top-level file (rank files' lifecycle events come back too, marked).
+    """
+
+    def __init__(self, run_dir: Path, metrics: MetricStore | None = None) -> None:
+        self.run_dir = run_dir
+        self.metrics = metrics if metrics is not None else MetricStore()
+        self._offsets: dict[Path, int] = {}
+        self._partial: dict[Path, bytes] = {}
+        self.bad_lines = 0
+
+    def _files(self) -> list[tuple[Path, int | None]]:
+        files: list[tuple[Path, int | None]] = [(self.run_dir / "events.jsonl", None)]
+        ranks = self.run_dir / "ranks"
+        if ranks.is_dir():
+            for child in sorted(ranks.iterdir()):
+                if child.name.isdigit():
+                    files.append((child / "events.jsonl", int(child.name)))
+        return files
+
+    def poll(self) -> list[tuple[Event, int | None]]:
+        """Read what was appended since the last call: ``[(event, rank_file_or_None), ...]``."""
+        out: list[tuple[Event, int | None]] = []
+        for path, rank in self._files():
+            try:
+                with open(path, "rb") as fh:
+                    fh.seek(self._offsets.get(path, 0))
+                    chunk = fh.read()
+            except FileNotFoundError:
+                continue
+            if not chunk:
+                continue
+            self._offsets[path] = self._offsets.get(path, 0) + len(chunk)
+            data = self._partial.pop(path, b"") + chunk
+            *lines, rest = data.split(b"\n")
+            if rest:
+                self._partial[path] = rest
+            for raw in lines:
+                self._consume(raw, rank, out)
+        return out
+
+    def _consume(self, raw: bytes, rank_file: int | None, out: list[tuple[Event, int | None]]) -> None:
+        if not raw.strip():
+            return
+        try:
+            row = json.loads(raw)
+        except ValueError:
+            self.bad_lines += 1
+            return
+        if not isinstance(row, dict):
+            self.bad_lines += 1
+            return
+        if row.get("type") == "metrics":
+            values = row.get("values") or {}
+            try:
+                rank = int(row.get("rank", rank_file or 0))
+                self.metrics.record(
+                    rank,
+                    int(row["step"]),
+                    {str(k): parse_float(v) for k, v in values.items()},
+                    float(row.get("time", 0.0)),
+                )
+            except (KeyError, TypeError, ValueError):
+                self.bad_lines += 1
+            return
+        event = event_from_dict(row)
+        if event is not None:
+            out.append((event, rank_file))
+
+
+@dataclass
+class RunSummary:
+    """One line of the run list."""
+
+    run_id: str
+    run_dir: Path
+    name: str
+    status: str
+    started: float | None
+    last_step: int | None
+    kind: str = "in_process"
+    error: str = ""
+
+    @property
+    def is_live(self) -> bool:
+        return self.status == STATUS_RUNNING
+
+
+@dataclass
+class RunRecord:
+    """A run read back from disk: config, lifecycle events, metrics and log text."""
+
+    summary: RunSummary
+    config: dict[str, Any]
+    events: list[Event]
+    metrics: MetricStore
+
+    @property
+    def failure(self) -> RunFailed | None:
+        for event in reversed(self.events):
+            if isinstance(event, RunFailed):
+                return event
+        return None
+
+
+def _pid_alive(pid: Any) -> bool:
+    try:
+        return bool(pid) and psutil.pid_exists(int(pid)) and int(pid) != 0
+    except (TypeError, ValueError):
+        return False
+
+
+class RunStore:
+    """The ``runs/`` folder of one workspace."""
+
+    def __init__(self, workspace: str | os.PathLike[str] | None = None) -> None:
+        self.workspace = resolve_workspace(workspace)
+        self.runs_dir = self.workspace / "runs"
+
+    # -- creating ---------------------------------------------------------------------------------
+
+    def new_run_id(self, name: str) -> str:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        return f"{stamp}-{_slug(name)}-{secrets.token_hex(2)}"
+
+    def create(
+        self,
+        name: str,
+        config: Mapping[str, Any] | None = None,
+        *,
+        fingerprint: Mapping[str, Any] | None = None,
+        kind: str = "in_process",
+        run_id: str | None = None,
+    ) -> RunHandle:
+        """Make a new run folder with ``run.yaml`` and an open event writer."""
+        run_id = run_id or self.new_run_id(name)
+        run_dir = self.runs_dir / run_id
+        run_dir.mkdir(parents=True, exist_ok=False)
+        doc = {"run_id": run_id, "name": name, "kind": kind, "config": dict(config or {})}
+        if fingerprint:
+            doc["environment"] = dict(fingerprint)
+        atomic_write_text(run_dir / "run.yaml", yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
+        handle = RunHandle(run_dir=run_dir, run_id=run_id, writer=EventWriter(run_dir / "events.jsonl"))
+        handle.state.update(run_id=run_id, name=name, kind=kind, pid=os.getpid(), status=STATUS_RUNNING)
+        handle.save_state()
+        return handle
+
+    # -- listing and reading --------------------------------------------------------------------
+
+    def run_dirs(self) -> list[Path]:
+        if not self.runs_dir.is_dir():
+            return []
+        return sorted(
+            (p for p in self.runs_dir.iterdir() if p.is_dir() and (p / "run.yaml").exists()),
+            key=lambda p: p.name,
+            reverse=True,
+        )
+
+    def resolve(self, ref: str) -> Path | None:
+        """A run by path, id, unique id prefix, or ``latest``."""
+        candidate = Path(ref)
+        if (candidate / "run.yaml").exists():
+            return candidate
+        dirs = self.run_dirs()
+        if ref == "latest":
+            return dirs[0] if dirs else None
+        exact = [d for d in dirs if d.name == ref]
+        if exact:
+            return exact[0]
+        prefixed = [d for d in dirs if d.name.startswith(ref)]
+        return prefixed[0] if len(prefixed) == 1 else None
+
+    def list(self) -> list[RunSummary]:
+        return [summarize(d) for d in self.run_dirs()]
+
+    def read(self, ref: str | Path) -> RunRecord:
+        run_dir = self.resolve(str(ref))
+        if run_dir is None:
+            raise FileNotFoundError(str(ref))
+        return read_run(run_dir)
+
+
+def _read_state(run_dir: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((run_dir / "state.json").read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def summarize(run_dir: Path) -> RunSummary:
+    """Summary from ``state.json`` (cheap); a run whose writer died is reported ``interrupted``."""
+    state = _read_state(run_dir)
+    status = str(state.get("status", STATUS_INTERRUPTED))
+    if status == STATUS_RUNNING and not _pid_alive(state.get("pid")):
+        status = STATUS_INTERRUPTED
+    last_step = state.get("last_step")
+    return RunSummary(
+        run_id=run_dir.name,
+        run_dir=run_dir,
+        name=str(state.get("name", run_dir.name)),
+        status=status,
+        started=state.get("started"),
+        last_step=int(last_step) if isinstance(last_step, int) and last_step >= 0 else None,
+        kind=str(state.get("kind", "in_process")),
+        error=str(state.get("error", "")),
+    )
+
+
+def read_run(run_dir: Path) -> RunRecord:
+    """Read a whole run (any status) back from disk."""
+    try:
+        doc = yaml.safe_load((run_dir / "run.yaml").read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError):
+        doc = {}
+    tailer = EventTailer(run_dir)
+    events = [event for event, _ in tailer.poll()]
+    summary = summarize(run_dir)
+    steps = tailer.metrics.last_step.values()
+    if steps:
+        summary.last_step = max(max(steps), summary.last_step or 0)
+    config = doc.get("config", {}) if isinstance(doc, dict) else {}
+    return RunRecord(summary=summary, config=config, events=events, metrics=tailer.metrics)
+
+
+def terminal_event(events: Iterable[Event]) -> Event | None:
+    last = None
+    for event in events:
+        if event.TYPE in TERMINAL_TYPES:
+            last = event
+    return last
+
+
+def read_log_tail(run_dir: Path, max_bytes: int = 64_000) -> str:
+    """The last ``max_bytes`` of ``logs.txt`` (empty when there is none)."""
+    path = run_dir / "logs.txt"
+    with contextlib.suppress(OSError), open(path, "rb") as fh:
+        fh.seek(0, os.SEEK_END)
+        size = fh.tell()
+        fh.seek(max(0, size - max_bytes))
+        return fh.read().decode("utf-8", errors="replace")
+    return ""
