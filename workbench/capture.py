@@ -102,6 +102,7 @@ class FdCapture:
         self._next_id = 0
         self._lock = threading.Lock()
         self.history: deque[str] = deque(maxlen=history_lines)
+        self._sync_events: dict[str, threading.Event] = {}
         self.captured_bytes = 0
 
     @property
@@ -138,6 +139,31 @@ class FdCapture:
         with self._lock:
             self._sinks.pop(token, None)
 
+    def sync(self, timeout: float = 1.0) -> bool:
+        """Wait until everything written to fds 1/2 before this call has reached the sinks.
+
+        A pipe is FIFO, so a marker line written now arrives after all earlier output (a child
+        process's included); the pump drops the marker and wakes us. Bounded: never hangs a job.
+        """
+        if not self.active:
+            return True
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        with self._lock:
+            self._next_id += 1
+            marker = f"\x00wb-sync-{self._next_id}\x00"
+            event = threading.Event()
+            self._sync_events[marker] = event
+        try:
+            os.write(1, (marker + "\n").encode())
+        except OSError:
+            return False
+        done = event.wait(timeout)
+        with self._lock:
+            self._sync_events.pop(marker, None)
+        return done
+
     def _pump(self) -> None:
         assert self._read_fd is not None
         pending = b""
@@ -157,6 +183,17 @@ class FdCapture:
             self._deliver(pending.decode("utf-8", "replace") + "\n")
 
     def _deliver(self, text: str) -> None:
+        if "\x00wb-sync-" in text:
+            kept = []
+            for line in text.splitlines(keepends=True):
+                event = self._sync_events.get(line.rstrip("\n"))
+                if event is not None:
+                    event.set()
+                else:
+                    kept.append(line)
+            text = "".join(kept)
+            if not text:
+                return
         self.history.extend(text.splitlines())
         with self._lock:
             sinks = list(self._sinks.values())

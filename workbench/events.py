@@ -186,12 +186,11 @@ class MetricSeries:
         full, rest = divmod(n, self.CHUNK)
         chunks = self._chunks[: full + (1 if rest else 0)]
         if not chunks:
-            empty = (np.empty(0, np.int64), np.empty(0, np.float64))
-            return empty
+            return np.empty(0, np.int64), np.empty(0, np.float64)
         steps = np.concatenate([c[0] for c in chunks])[:n]
         values = np.concatenate([c[1] for c in chunks])[:n]
         self._cache, self._cache_len = (steps, values), n
-        return steps, values
+        return self._cache
 
     def nbytes(self) -> int:
         return sum(s.nbytes + v.nbytes for s, v in self._chunks)

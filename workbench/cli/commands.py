@@ -27,19 +27,26 @@ def _state(ctx: click.Context) -> CliState:
     return state
 
 
-@click.command("tui", help="")
-@click.pass_context
-def tui_command(ctx: click.Context) -> None:
-    state = _state(ctx)
-    if is_headless(state.plain):
-        # Line mode: never start Textual on a pipe or a dumb terminal.
-        console = human_console()
-        console.print(t("cli.tui.headless"))
-        _print_run_table(console, RunStore(state.workspace))
-        ctx.exit(EXIT_OK)
-    from workbench.screens.launch import run_tui
+def tui_command() -> click.Command:
+    @click.command("tui", help=t("cli.tui.help"))
+    @click.option("--demo", is_flag=True, help=t("cli.tui.demo"))
+    @click.pass_context
+    def tui(ctx: click.Context, demo: bool) -> None:
+        state = _state(ctx)
+        if is_headless(state.plain):
+            # Line mode: never start Textual on a pipe or a dumb terminal.
+            console = human_console()
+            console.print(t("cli.tui.headless"))
+            _print_run_table(console, RunStore(state.workspace))
+            ctx.exit(EXIT_OK)
+        from workbench.screens.launch import run_tui
 
-    ctx.exit(run_tui(workspace=state.workspace, theme=state.theme, low_bandwidth=state.low_bandwidth))
+        code = run_tui(
+            workspace=state.workspace, theme=state.theme, low_bandwidth=state.low_bandwidth, demo=demo
+        )
+        ctx.exit(code)
+
+    return tui
 
 
 @click.command("validate")
@@ -131,11 +138,10 @@ def runs_command(ctx: click.Context, json_mode: bool) -> None:
 def all_commands() -> list[click.Command]:
     from workbench.cli.train import train_command
 
-    tui_command.help = t("cli.tui.help")
     validate_command.help = t("cli.validate.help")
     runs_command.help = t("cli.runs.help")
-    for command, key in ((validate_command, "cli.opt.json"), (runs_command, "cli.opt.json")):
+    for command in (validate_command, runs_command):
         for param in command.params:
             if isinstance(param, click.Option) and param.name == "json_mode":
-                param.help = t(key)
-    return [tui_command, validate_command, train_command(), runs_command]
+                param.help = t("cli.opt.json")
+    return [tui_command(), validate_command, train_command(), runs_command]

@@ -63,20 +63,29 @@ def build_cli() -> click.Group:
         epilog=t("cli.root.epilog"),
         context_settings={"max_content_width": 100},
     )
-    @click.option("--workspace", type=click.Path(file_okay=False, path_type=Path), help=t("cli.opt.workspace"))
+    @click.option(
+        "--workspace", type=click.Path(file_okay=False, path_type=Path), help=t("cli.opt.workspace")
+    )
     @click.option("--lang", type=click.Choice(["en", "zh"]), help=t("cli.opt.lang"))
     @click.option("--theme", help=t("cli.opt.theme"))
     @click.option("--low-bandwidth", is_flag=True, help=t("cli.opt.low_bandwidth"))
     @click.option("--plain", is_flag=True, help=t("cli.opt.plain"))
-    @click.version_option(package_name="paddle-workbench", message="%(prog)s %(version)s", help=t("cli.opt.version"))
+    @click.version_option(
+        package_name="paddle-workbench", message="%(prog)s %(version)s", help=t("cli.opt.version")
+    )
     @_help_option()
     @click.pass_context
     def root(
-        ctx: click.Context, workspace: Path | None, lang: str | None, theme: str | None, low_bandwidth: bool, plain: bool
+        ctx: click.Context,
+        workspace: Path | None,
+        lang: str | None,
+        theme: str | None,
+        low_bandwidth: bool,
+        plain: bool,
     ) -> None:
         ctx.obj = CliState(resolve_workspace(workspace), theme, low_bandwidth, plain)
         if ctx.invoked_subcommand is None:
-            ctx.invoke(commands.tui_command)
+            ctx.invoke(root.commands["tui"])
 
     for command in commands.all_commands():
         root.add_command(command)

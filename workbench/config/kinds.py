@@ -52,5 +52,11 @@ def validate_file(path: str | Path, overrides: Sequence[str] = ()) -> tuple[File
     kind = detect_kind(data)
     if kind is None:
         known = ", ".join(t(k.describe_key) for k in _KINDS)
-        raise ConfigError([ConfigIssue(str(path), 1, 1, t("config.unknown_kind"), t("config.unknown_kind.hint", kinds=known))])
+        raise ConfigError(
+            [
+                ConfigIssue(
+                    str(path), 1, 1, t("config.unknown_kind"), t("config.unknown_kind.hint", kinds=known)
+                )
+            ]
+        )
     return kind, validate_data(data, positions, kind.model, str(path), overrides)

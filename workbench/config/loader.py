@@ -42,7 +42,13 @@ def _walk(node: yaml.Node, loc: Loc, positions: PositionMap, issues: list[Config
             line, col = key_node.start_mark.line + 1, key_node.start_mark.column + 1
             if key in seen:
                 issues.append(
-                    ConfigIssue(file, line, col, t("config.duplicate_key", key=key), t("config.duplicate_key.hint", line=seen[key]))
+                    ConfigIssue(
+                        file,
+                        line,
+                        col,
+                        t("config.duplicate_key", key=key),
+                        t("config.duplicate_key.hint", line=seen[key]),
+                    )
                 )
             seen[key] = line
             positions.keys[(*loc, key)] = (line, col)
@@ -58,7 +64,9 @@ def load_yaml(path: str | Path) -> tuple[Any, PositionMap]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigError([ConfigIssue(file, 0, 0, t("config.not_found"), t("config.not_found.hint"))]) from None
+        raise ConfigError(
+            [ConfigIssue(file, 0, 0, t("config.not_found"), t("config.not_found.hint"))]
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError([ConfigIssue(file, 0, 0, t("config.unreadable", error=str(exc)))]) from None
     loader = yaml.SafeLoader(text)
@@ -76,7 +84,15 @@ def load_yaml(path: str | Path) -> tuple[Any, PositionMap]:
         problem = (exc.problem or "invalid YAML").strip()
         context = f"{exc.context} " if exc.context else ""
         raise ConfigError(
-            [ConfigIssue(file, line, col, t("config.syntax", problem=f"{context}{problem}"), t("config.syntax.hint"))]
+            [
+                ConfigIssue(
+                    file,
+                    line,
+                    col,
+                    t("config.syntax", problem=f"{context}{problem}"),
+                    t("config.syntax.hint"),
+                )
+            ]
         ) from None
     except yaml.YAMLError as exc:
         raise ConfigError([ConfigIssue(file, 0, 0, t("config.syntax", problem=str(exc)))]) from None
@@ -162,10 +178,13 @@ def _data_loc(raw_loc: Iterable[Any], data: Any) -> Loc:
     out: list[str | int] = []
     current = data
     for part in raw_loc:
-        if isinstance(current, dict) and part in current:
-            out.append(part)
-            current = current[part]
-        elif isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current):
+        if (
+            isinstance(current, dict)
+            and part in current
+            or isinstance(current, list)
+            and isinstance(part, int)
+            and 0 <= part < len(current)
+        ):
             out.append(part)
             current = current[part]
         elif isinstance(current, dict) and isinstance(part, str) and "[" not in part and "-" not in part:
@@ -189,7 +208,9 @@ def issues_from_validation(
             close = difflib.get_close_matches(name, _field_names(model, loc[:-1]), n=1, cutoff=0.6)
             message = t("config.unknown_key", key=dotted)
             allowed = ", ".join(_field_names(model, loc[:-1]))
-            hint = t("config.did_you_mean", name=close[0]) if close else t("config.allowed_keys", keys=allowed)
+            hint = (
+                t("config.did_you_mean", name=close[0]) if close else t("config.allowed_keys", keys=allowed)
+            )
             line, col = _position(loc, positions, key=True)
         elif kind == "missing":
             message = t("config.missing_key", key=dotted)

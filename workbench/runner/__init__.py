@@ -11,8 +11,8 @@ filled live), ``lifecycle`` (the events so far), ``events()`` / ``async for ... 
 """
 
 from workbench.runner.context import JobCancelled, JobContext
-from workbench.runner.job import Job, JobFn
 from workbench.runner.in_process import InProcessJob, start_in_process
+from workbench.runner.job import Job, JobFn
 from workbench.runner.launched import AttachedRun, LaunchedJob, attach, start_launched
 
 __all__ = [

@@ -52,7 +52,9 @@ def run_as_child(main: Callable[[JobContext], dict[str, Any] | None]) -> int:
     """Run ``main(ctx)`` and report its outcome as this rank's terminal event; return the exit code."""
     ctx = context_from_env()
     if ctx is None:
-        print(f"{RUN_DIR_ENV} is not set: this script is meant to be started by the workbench", file=sys.stderr)
+        print(
+            f"{RUN_DIR_ENV} is not set: this script is meant to be started by the workbench", file=sys.stderr
+        )
         return 2
     writer = ctx._writer
     try:
@@ -63,7 +65,9 @@ def run_as_child(main: Callable[[JobContext], dict[str, Any] | None]) -> int:
     except BaseException as exc:  # noqa: BLE001 - report, then exit non-zero
         tb = traceback.format_exc()
         sys.stderr.write(tb)
-        writer.emit(RunFailed(error=f"{type(exc).__name__}: {exc}", traceback=tb, step=ctx.last_step, rank=ctx.rank))
+        writer.emit(
+            RunFailed(error=f"{type(exc).__name__}: {exc}", traceback=tb, step=ctx.last_step, rank=ctx.rank)
+        )
         code = 1
     else:
         writer.emit(RunFinished(step=ctx.last_step, summary=dict(summary or {})))

@@ -56,7 +56,9 @@ class InProcessJob(Job):
                 except BaseException as exc:  # noqa: BLE001 - a failing run is an event, not a crash
                     tb = traceback.format_exc()
                     self.handle.write_log(tb)
-                    terminal = RunFailed(error=f"{type(exc).__name__}: {exc}", traceback=tb, step=self.ctx.last_step)
+                    terminal = RunFailed(
+                        error=f"{type(exc).__name__}: {exc}", traceback=tb, step=self.ctx.last_step
+                    )
                 else:
                     if self.cancel_event.is_set():
                         terminal = RunCancelled(step=self.ctx.last_step)
@@ -64,6 +66,7 @@ class InProcessJob(Job):
                         terminal = RunFinished(step=self.ctx.last_step, summary=dict(summary or {}))
         finally:
             if capture is not None and token is not None:
+                capture.sync()  # output still in the pipe belongs to this run's log
                 capture.remove_sink(token)
         # Close the writer (flushes every pending sample) before the terminal event is published, so
         # whoever waits on the job finds events.jsonl complete.

@@ -40,7 +40,9 @@ def describe_exit(code: int) -> str:
             name = signal.Signals(-code).name
         except ValueError:
             name = f"signal {-code}"
-        hint = {"SIGSEGV": " (segmentation fault)", "SIGKILL": " (killed)", "SIGABRT": " (aborted)"}.get(name, "")
+        hint = {"SIGSEGV": " (segmentation fault)", "SIGKILL": " (killed)", "SIGABRT": " (aborted)"}.get(
+            name, ""
+        )
         return f"killed by {name}{hint}"
     return f"exit code {code}"
 
@@ -135,7 +137,9 @@ class LaunchedJob(Job):
         if self.cancel_event.is_set():
             terminal = RunCancelled(step=step)
         elif timed_out:
-            terminal = RunFailed(error=f"timed out after {self.timeout_s:g} s (watchdog)", traceback="", step=step)
+            terminal = RunFailed(
+                error=f"timed out after {self.timeout_s:g} s (watchdog)", traceback="", step=step
+            )
         elif code == 0 and not self.child_failures:
             terminal = RunFinished(step=step, summary={"returncode": 0})
         else:

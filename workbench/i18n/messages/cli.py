@@ -18,15 +18,37 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Workspace folder (default ./.paddle-workbench, or $PADDLE_WORKBENCH_WORKSPACE).",
         "工作区目录（默认 ./.paddle-workbench，或 $PADDLE_WORKBENCH_WORKSPACE）。",
     ),
-    "cli.opt.lang": ("Language of the interface: en or zh (default: from the locale).", "界面语言：en 或 zh（默认按系统区域设置）。"),
-    "cli.opt.theme": ("Colour theme: dark, light or high-contrast.", "配色主题：dark、light 或 high-contrast。"),
-    "cli.opt.low_bandwidth": ("Fewer redraws and no animation, for slow SSH links.", "减少重绘、关闭动画，适合慢速 SSH 连接。"),
+    "cli.opt.lang": (
+        "Language of the interface: en or zh (default: from the locale).",
+        "界面语言：en 或 zh（默认按系统区域设置）。",
+    ),
+    "cli.opt.theme": (
+        "Colour theme: dark, light or high-contrast.",
+        "配色主题：dark、light 或 high-contrast。",
+    ),
+    "cli.opt.low_bandwidth": (
+        "Fewer redraws and no animation, for slow SSH links.",
+        "减少重绘、关闭动画，适合慢速 SSH 连接。",
+    ),
     "cli.opt.plain": ("Line-mode output, never the full-screen UI.", "仅行模式输出，不打开全屏界面。"),
     "cli.opt.version": ("Show the version and exit.", "显示版本并退出。"),
-    "cli.opt.json": ("Print one JSON document on stdout (human text goes to stderr).", "在标准输出打印一个 JSON 文档（说明文字输出到标准错误）。"),
-    "cli.opt.override": ("Override one config key, e.g. -o train.steps=50 (repeatable).", "覆盖一个配置键，例如 -o train.steps=50（可重复）。"),
-    "cli.opt.resume": ("Continue a run: 'latest' or a run id/folder.", "继续一个运行：'latest' 或运行 ID / 目录。"),
+    "cli.opt.json": (
+        "Print one JSON document on stdout (human text goes to stderr).",
+        "在标准输出打印一个 JSON 文档（说明文字输出到标准错误）。",
+    ),
+    "cli.opt.override": (
+        "Override one config key, e.g. -o train.steps=50 (repeatable).",
+        "覆盖一个配置键，例如 -o train.steps=50（可重复）。",
+    ),
+    "cli.opt.resume": (
+        "Continue a run: 'latest' or a run id/folder.",
+        "继续一个运行：'latest' 或运行 ID / 目录。",
+    ),
     "cli.tui.help": ("Open the terminal UI (the default command).", "打开终端界面（默认命令）。"),
+    "cli.tui.demo": (
+        "Fill an empty workspace with demo runs (one finished, one failed) first.",
+        "若工作区为空，先填入演示运行（一个已完成、一个失败）。",
+    ),
     "cli.tui.headless": (
         "stdout is not an interactive terminal (or --plain / TERM=dumb): showing the run list in line mode.",
         "标准输出不是交互式终端（或使用了 --plain / TERM=dumb）：以行模式显示运行列表。",
@@ -42,14 +64,32 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Train from a config (single card, in process), with seeds, logs and atomic checkpoints.",
         "按配置训练（单卡、进程内），固定随机种子，保存日志与原子检查点。",
     ),
-    "cli.check.help": ("Check that Paddle works on this machine, with a fix for each problem.", "检查 Paddle 能否在本机正常工作，并给出每个问题的修复方法。"),
-    "cli.plan.help": ("Validate and run a sharding plan on N ranks; compare it with the baseline.", "校验并在 N 个进程上运行切分方案，与单卡基线对比。"),
-    "cli.compare.help": ("Compare dygraph, jit.load and the inference predictor on the same inputs.", "在相同输入上比较动态图、jit.load 与推理预测器的输出。"),
-    "cli.dataset.help": ("Lint a dataset in PaddleX / PaddleClas / PaddleOCR layout.", "检查 PaddleX / PaddleClas / PaddleOCR 格式的数据集。"),
+    "cli.check.help": (
+        "Check that Paddle works on this machine, with a fix for each problem.",
+        "检查 Paddle 能否在本机正常工作，并给出每个问题的修复方法。",
+    ),
+    "cli.plan.help": (
+        "Validate and run a sharding plan on N ranks; compare it with the baseline.",
+        "校验并在 N 个进程上运行切分方案，与单卡基线对比。",
+    ),
+    "cli.compare.help": (
+        "Compare dygraph, jit.load and the inference predictor on the same inputs.",
+        "在相同输入上比较动态图、jit.load 与推理预测器的输出。",
+    ),
+    "cli.dataset.help": (
+        "Lint a dataset in PaddleX / PaddleClas / PaddleOCR layout.",
+        "检查 PaddleX / PaddleClas / PaddleOCR 格式的数据集。",
+    ),
     "cli.diagnose.help": ("Explain a pasted error: cause and fix.", "解释粘贴的报错：原因与修复方法。"),
     "cli.verify.help": ("Run the release checklist.", "运行发布前检查清单。"),
-    "cli.report.help": ("Write a shareable report of a run (optionally redacted).", "生成可分享的运行报告（可脱敏）。"),
-    "cli.serve.help": ("Serve an exported model over HTTP with auth and rate limits.", "以 HTTP 服务导出的模型，带鉴权与限流。"),
+    "cli.report.help": (
+        "Write a shareable report of a run (optionally redacted).",
+        "生成可分享的运行报告（可脱敏）。",
+    ),
+    "cli.serve.help": (
+        "Serve an exported model over HTTP with auth and rate limits.",
+        "以 HTTP 服务导出的模型，带鉴权与限流。",
+    ),
     "cli.loadtest.help": ("Load-test a served model.", "对已部署的模型做压测。"),
     "cli.planned.short": ("Not available yet in this version.", "此版本尚未提供。"),
     "cli.planned": (

@@ -1,7 +1,10 @@
 """Run store and runner messages."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
-    "runs.not_found": ("no run matches '{ref}' in {workspace}", "在 {workspace} 中找不到与 '{ref}' 匹配的运行"),
+    "runs.not_found": (
+        "no run matches '{ref}' in {workspace}",
+        "在 {workspace} 中找不到与 '{ref}' 匹配的运行",
+    ),
     "runs.none": ("no runs yet in {workspace}", "{workspace} 中还没有运行记录"),
     "runs.col.run": ("Run", "运行"),
     "runs.col.name": ("Name", "名称"),

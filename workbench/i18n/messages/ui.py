@@ -1,3 +1,130 @@
 """Terminal UI strings."""
 
-MESSAGES: dict[str, tuple[str, str]] = {}
+MESSAGES: dict[str, tuple[str, str]] = {
+    "mode.runs": ("Runs", "运行"),
+    "mode.env": ("Environment", "环境"),
+    "mode.plan": ("Sharding plan", "切分方案"),
+    "mode.monitor": ("Monitor", "监控"),
+    "mode.compare": ("Inference parity", "推理一致性"),
+    "mode.wizard": ("Troubleshoot", "故障排查"),
+    "mode.runs.what": ("past and live runs of the workspace", "工作区中的历史与进行中的运行"),
+    "mode.env.what": (
+        "does Paddle work on this box, and what to type if not",
+        "本机 Paddle 是否可用，不可用时该输入什么",
+    ),
+    "mode.plan.what": (
+        "mark sharded tensors on a ProcessMesh, validate, launch",
+        "在 ProcessMesh 上标注切分张量、校验并启动",
+    ),
+    "mode.monitor.what": (
+        "live curves, metrics, events and logs of a run",
+        "运行的实时曲线、指标、事件与日志",
+    ),
+    "mode.compare.what": (
+        "dygraph vs jit.load vs the inference predictor",
+        "动态图、jit.load 与推理预测器的对比",
+    ),
+    "mode.wizard.what": ("guided fixes for the common failures", "常见故障的引导式修复"),
+    "ui.key.help": ("Help", "帮助"),
+    "ui.key.quit": ("Quit", "退出"),
+    "ui.key.close": ("Close", "关闭"),
+    "ui.key.open": ("Open in monitor", "在监控中打开"),
+    "ui.key.refresh": ("Refresh", "刷新"),
+    "ui.key.demo": ("Demo run", "演示运行"),
+    "ui.key.demo_fail": ("Failing demo", "失败演示"),
+    "ui.key.stop": ("Stop run", "停止运行"),
+    "ui.key.prev_metric": ("Prev metric", "上一个指标"),
+    "ui.key.next_metric": ("Next metric", "下一个指标"),
+    "ui.key.back": ("Back to runs", "返回运行列表"),
+    "ui.header.workspace": ("workspace {path}", "工作区 {path}"),
+    "ui.header.active_run": ("run {run}", "运行 {run}"),
+    "ui.header.no_active_run": ("no active run", "无活动运行"),
+    "ui.paddle.loading": ("Paddle: loading…", "Paddle：加载中…"),
+    "ui.paddle.ready": ("Paddle {version}", "Paddle {version}"),
+    "ui.paddle.missing": ("Paddle: not importable", "Paddle：无法导入"),
+    "ui.theme.unknown": (
+        "theme '{name}' is not known; using the default",
+        "未知主题 '{name}'，已使用默认主题",
+    ),
+    "ui.error.worker": ("A background task failed: {name}", "后台任务失败：{name}"),
+    "ui.error.close_hint": ("escape: close — the workbench keeps running", "escape：关闭 —— 工作台仍在运行"),
+    "ui.too_small": (
+        "The terminal is too small: the workbench needs at least {width}×{height}. Enlarge the window.",
+        "终端窗口太小：工作台至少需要 {width}×{height}。请放大窗口。",
+    ),
+    "ui.help.title": ("Paddle Workbench — keys", "Paddle 工作台 —— 按键"),
+    "ui.help.col.key": ("Key", "按键"),
+    "ui.help.col.action": ("Action", "操作"),
+    "ui.help.col.mode": ("Mode", "模式"),
+    "ui.help.col.what": ("What it shows", "内容"),
+    "ui.help.modes": ("switch mode (see the table above)", "切换模式（见上表）"),
+    "ui.help.palette": ("command palette: every action by name", "命令面板：按名称查找所有操作"),
+    "ui.help.help": ("this help", "本帮助"),
+    "ui.help.quit": ("quit (running jobs are asked to stop)", "退出（会请求运行中的任务停止）"),
+    "ui.help.open": ("runs: open the selected run in the monitor", "运行列表：在监控中打开所选运行"),
+    "ui.help.demo": ("runs: start a demo run / a demo that fails", "运行列表：启动演示运行 / 会失败的演示"),
+    "ui.help.stop": ("monitor: stop the run after its current step", "监控：在当前步结束后停止运行"),
+    "ui.help.metric": ("monitor: previous / next metric", "监控：上一个 / 下一个指标"),
+    "ui.help.close": ("close a dialog, or go back", "关闭对话框或返回"),
+    "ui.help.footer": ("Press ? or escape to close.", "按 ? 或 escape 关闭。"),
+    "ui.cmd.go": ("Go to: {mode}", "前往：{mode}"),
+    "ui.cmd.demo": ("Start a demo run", "启动演示运行"),
+    "ui.cmd.demo.help": (
+        "a small numpy job that shows the monitor at work",
+        "一个小型 numpy 任务，用来演示监控界面",
+    ),
+    "ui.cmd.demo_fail": ("Start a demo run that fails", "启动会失败的演示运行"),
+    "ui.cmd.demo_fail.help": (
+        "raises at step 40: see how a failed run looks",
+        "在第 40 步抛出异常：查看失败运行的样子",
+    ),
+    "ui.cmd.help": ("Show keys and modes", "显示按键与模式"),
+    "ui.cmd.help.help": ("the help screen", "帮助页面"),
+    "ui.runs.select": ("Select a run to see its details.", "选择一个运行以查看详情。"),
+    "ui.runs.empty_hint": (
+        "Start one: press d for a demo run, or run `paddle-workbench train CONFIG` in another pane.",
+        "开始一个运行：按 d 启动演示，或在另一个窗格执行 `paddle-workbench train CONFIG`。",
+    ),
+    "ui.runs.detail.id": ("run {run}", "运行 {run}"),
+    "ui.runs.detail.status": ("status: {status}", "状态：{status}"),
+    "ui.runs.detail.latest": ("latest: {values}", "最新：{values}"),
+    "ui.runs.detail.error": ("error: {error}", "错误：{error}"),
+    "ui.monitor.no_run": (
+        "No run selected. Open one from Runs (1), or start a demo run with d there.",
+        "未选择运行。请在“运行”（1）中打开一个，或在那里按 d 启动演示。",
+    ),
+    "ui.monitor.no_data": ("waiting for the first metrics…", "等待第一批指标…"),
+    "ui.monitor.step": ("step {step}", "第 {step} 步"),
+    "ui.monitor.metric": ("metric", "指标"),
+    "ui.monitor.value": ("value", "数值"),
+    "ui.monitor.event.checkpoint": ("✓ checkpoint at step {step}", "✓ 第 {step} 步检查点"),
+    "ui.monitor.event.alert": ("⚠ {kind}: {message}", "⚠ {kind}：{message}"),
+    "ui.monitor.failed": ("Run failed: {error}", "运行失败：{error}"),
+    "ui.monitor.stopping": ("Stopping after the current step…", "将在当前步结束后停止…"),
+    "ui.placeholder.not_yet": (
+        "Not available yet in this version — it arrives with its own issue.",
+        "此版本尚未提供 —— 将随对应的需求一起发布。",
+    ),
+    "ui.placeholder.env": (
+        "Will show: each environment check streaming in with pass/warn/fail, the facts behind it and the exact "
+        "command that fixes it.",
+        "将显示：逐项流式出现的环境检查结果（通过/警告/失败）、其依据以及修复所需的确切命令。",
+    ),
+    "ui.placeholder.plan": (
+        "Will show: the model's parameters on a ProcessMesh; mark each Shard / Replicate / Partial, see the "
+        "memory and communication estimate, validate, and launch on N ranks with parity against the baseline.",
+        "将显示：ProcessMesh 上的模型参数；为每个参数标注 Shard / Replicate / Partial，查看显存与通信估算，"
+        "校验后在 N 个进程上启动，并与基线对比一致性。",
+    ),
+    "ui.placeholder.compare": (
+        "Will show: dygraph, jit.load and the Paddle Inference predictor on the same inputs — max abs/rel diff, "
+        "cosine, top-1 agreement, latency — and the train-mode / unloaded-weights pitfalls.",
+        "将显示：动态图、jit.load 与 Paddle Inference 预测器在相同输入上的结果 —— 最大绝对/相对误差、余弦相似度、"
+        "top-1 一致率、延迟 —— 以及训练模式、权重未加载等常见陷阱。",
+    ),
+    "ui.placeholder.wizard": (
+        "Will show: guided walkthroughs for the common failures (install, CUDA, data, distributed, export), "
+        "each step a probe with a verdict and a fix.",
+        "将显示：常见故障（安装、CUDA、数据、分布式、导出）的引导式排查，每一步都是带结论和修复方法的探测。",
+    ),
+}

@@ -1,0 +1,49 @@
+# Two commands for a newcomer: `make run` (set up, open the TUI on the demo workspace) and
+# `make test` (set up with test tools, run lint, types and the whole suite).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+DEMO_WORKSPACE := .paddle-workbench-demo
+# Paddle is not a hard dependency: when the base interpreter already has one (e.g. paddlepaddle-gpu),
+# the venv sees it through --system-site-packages; otherwise the `cpu` extra installs the CPU wheel.
+HAVE_PADDLE := $(shell $(PYTHON) -c 'import importlib.util,sys; sys.exit(0 if importlib.util.find_spec("paddle") else 1)' 2>/dev/null && echo yes)
+VENV_FLAGS := $(if $(HAVE_PADDLE),--system-site-packages,)
+PADDLE_EXTRA := $(if $(HAVE_PADDLE),,cpu)
+comma := ,
+
+.PHONY: run test setup setup-test lint typecheck unit bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed-run: pyproject.toml setup.py | $(BIN)/python
+	$(BIN)/python -m pip install -q -e ".[$(PADDLE_EXTRA)]"
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml setup.py | $(BIN)/python
+	$(BIN)/python -m pip install -q -e ".[test$(if $(PADDLE_EXTRA),$(comma)$(PADDLE_EXTRA),)]"
+	touch $@ $(VENV)/.installed-run
+
+setup: $(VENV)/.installed-run
+setup-test: $(VENV)/.installed-test
+
+run: setup
+	$(BIN)/paddle-workbench --workspace $(DEMO_WORKSPACE) tui --demo
+
+lint: setup-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: setup-test
+	$(BIN)/mypy
+
+test: setup-test lint typecheck
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+bench: setup-test
+	$(BIN)/python benchmarks/startup.py
+	$(BIN)/python benchmarks/metrics.py
+
+clean:
+	rm -rf $(VENV) $(DEMO_WORKSPACE) .mypy_cache .ruff_cache

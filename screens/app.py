@@ -1,0 +1,256 @@
+"""The Workbench app: modes for each section of the path, one worker-error handler, themes, help.
+
+One factory (:class:`WorkbenchApp`) is shared by the CLI and the tests. The app never imports Paddle
+on the UI thread: when ``preload_paddle`` is set, a thread worker imports it after the first frame and
+the header shows "Paddle: loading…" until then.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.events import Resize
+from textual.theme import Theme
+from textual.worker import Worker, WorkerState
+
+from workbench.i18n import t
+from workbench.runner import Job, attach
+from workbench.runs import RunStore
+from workbench.screens.commands import WorkbenchCommands
+from workbench.screens.dialogs import ErrorScreen, HelpScreen, TooSmallScreen
+from workbench.themes import load_theme_specs, resolve_theme_name, stylesheet_path
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+
+
+def _mode_screens() -> dict[str, Any]:
+    """Mode name -> screen factory. Imported lazily so start-up only pays for what it shows."""
+
+    def make(module: str, cls: str) -> Any:
+        def factory() -> Any:
+            mod = __import__(f"workbench.screens.{module}", fromlist=[cls])
+            return getattr(mod, cls)()
+
+        return factory
+
+    return {
+        "runs": make("runs", "RunsScreen"),
+        "env": make("placeholders", "EnvPlaceholderScreen"),
+        "plan": make("placeholders", "PlanScreen"),
+        "monitor": make("monitor", "MonitorScreen"),
+        "compare": make("placeholders", "CompareScreen"),
+        "wizard": make("placeholders", "WizardScreen"),
+    }
+
+
+MODE_ORDER = ("runs", "env", "plan", "monitor", "compare", "wizard")
+
+
+class WorkbenchApp(App[int]):
+    """Paddle Workbench."""
+
+    CSS_PATH = str(stylesheet_path())
+    MODES: ClassVar[dict[str, Any]] = _mode_screens()  # type: ignore[misc]
+    DEFAULT_MODE = "runs"
+    COMMANDS = App.COMMANDS | {WorkbenchCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(
+            Binding(str(i + 1), f"switch_mode('{mode}')", t(f"mode.{mode}"), show=False)
+            for i, mode in enumerate(MODE_ORDER)
+        ),
+        Binding("question_mark", "help", t("ui.key.help"), key_display="?"),
+        Binding("q", "quit", t("ui.key.quit")),
+    ]
+
+    def __init__(
+        self,
+        workspace: Path | str | None = None,
+        *,
+        theme_name: str | None = None,
+        low_bandwidth: bool = False,
+        preload_paddle: bool = True,
+        seed_demo: bool = False,
+        driver_class: Any = None,
+    ) -> None:
+        super().__init__(driver_class=driver_class)
+        self.store = RunStore(workspace)
+        self.workspace = self.store.workspace
+        self.low_bandwidth = low_bandwidth
+        self.preload_paddle = preload_paddle
+        self.seed_demo = seed_demo
+        self.paddle_state = "not loaded"
+        self.paddle_version = ""
+        self.monitor_target: Job | None = None
+        self.live_jobs: dict[str, Job] = {}
+        self.theme_problems: list[str] = []
+        self._requested_theme = theme_name
+        self._too_small_shown = False
+        self.started_at = time.perf_counter()
+
+    # -- set-up ----------------------------------------------------------------------------------
+
+    def _register_themes(self) -> None:
+        specs, self.theme_problems = load_theme_specs()
+        for spec in specs:
+            self.register_theme(
+                Theme(
+                    name=spec.name,
+                    primary=spec.primary,
+                    secondary=spec.secondary,
+                    accent=spec.accent,
+                    warning=spec.warning,
+                    error=spec.error,
+                    success=spec.success,
+                    foreground=spec.foreground,
+                    background=spec.background,
+                    surface=spec.surface,
+                    panel=spec.panel,
+                    dark=spec.dark,
+                    variables=spec.variables,
+                )
+            )
+        wanted = resolve_theme_name(self._requested_theme)
+        if wanted not in self.available_themes:
+            self.theme_problems.append(t("ui.theme.unknown", name=str(self._requested_theme)))
+            wanted = resolve_theme_name(None)
+        self.theme = wanted
+
+    def on_mount(self) -> None:
+        self._register_themes()
+        self.title = t("app.title")
+        self.update_subtitle()
+        for problem in self.theme_problems:
+            self.notify(problem, severity="warning")
+        if self.seed_demo:
+            self._seed_demo()
+        if self.preload_paddle:
+            self.paddle_state = "loading"
+            self.update_subtitle()
+            self._load_paddle()
+
+    def theme_variable(self, name: str, fallback: str = "white") -> str:
+        """A semantic colour of the current theme (``loss-train``, ``rank-0``…)."""
+        theme = self.current_theme
+        value = theme.variables.get(name) if theme is not None else None
+        if os.environ.get("NO_COLOR"):
+            return "default"
+        return value or fallback
+
+    def update_subtitle(self) -> None:
+        paddle = {
+            "not loaded": "",
+            "loading": t("ui.paddle.loading"),
+            "ready": t("ui.paddle.ready", version=self.paddle_version),
+            "missing": t("ui.paddle.missing"),
+        }[self.paddle_state]
+        target = self.monitor_target
+        active = (
+            t("ui.header.active_run", run=target.run_id)
+            if target is not None
+            else t("ui.header.no_active_run")
+        )
+        parts = [t("ui.header.workspace", path=str(self.workspace)), active]
+        if paddle:
+            parts.append(paddle)
+        self.sub_title = "  ·  ".join(parts)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="paddle")
+    def _load_paddle(self) -> None:
+        """Import Paddle off the UI thread (2-3 s, ~290 MB); the first frame never waits for it."""
+        os.environ.setdefault("GLOG_minloglevel", "2")
+        import warnings
+
+        # A targeted, permanent filter: ``catch_warnings`` is process-global and not thread-safe, so
+        # using it here would silently swallow warnings a running job emits at the same moment.
+        warnings.filterwarnings("ignore", message=".*ccache.*")
+        try:
+            import paddle  # noqa: F401
+
+            version = str(getattr(paddle, "__version__", "?"))
+            state = "ready"
+        except Exception:  # noqa: BLE001 - any import failure means "not usable here"
+            version, state = "", "missing"
+        self.call_from_thread(self._paddle_loaded, state, version)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="demo")
+    def _seed_demo(self) -> None:
+        """Give an empty demo workspace a finished and a failed run (real jobs, ~1 s)."""
+        from workbench.demo import seed_demo_workspace
+
+        if seed_demo_workspace(self.store):
+            self.call_from_thread(self._refresh_runs_screen)
+
+    def _refresh_runs_screen(self) -> None:
+        refresh = getattr(self.screen, "refresh_runs", None)
+        if callable(refresh):
+            refresh()
+
+    def _paddle_loaded(self, state: str, version: str) -> None:
+        self.paddle_state, self.paddle_version = state, version
+        self.update_subtitle()
+
+    # -- runs ------------------------------------------------------------------------------------
+
+    def open_in_monitor(self, run_ref: str | Path | Job) -> None:
+        """Show a live job, or a past / externally written run (attached), in the monitor."""
+        if isinstance(run_ref, Job):
+            job = run_ref
+        else:
+            run_dir = self.store.resolve(str(run_ref))
+            if run_dir is None:
+                self.notify(
+                    t("runs.not_found", ref=str(run_ref), workspace=str(self.workspace)), severity="error"
+                )
+                return
+            job = self.live_jobs.get(run_dir.name) or attach(run_dir)
+        self.monitor_target = job
+        self.update_subtitle()
+        self.switch_mode("monitor")
+
+    def start_job(self, job_factory: Any, *, open_monitor: bool = True) -> Job:
+        """Start a job through the engine (``job_factory(store) -> Job``) and follow it."""
+        job: Job = job_factory(self.store)
+        self.live_jobs[job.run_id] = job
+        if open_monitor:
+            self.open_in_monitor(job)
+        return job
+
+    # -- global behaviour ------------------------------------------------------------------------
+
+    @on(Worker.StateChanged)
+    def report_worker_error(self, event: Worker.StateChanged) -> None:
+        """The one place a failing worker surfaces (screens forward theirs): an error panel, never an exit."""
+        if event.state is WorkerState.ERROR and event.worker.error is not None:
+            error = event.worker.error
+            self.push_screen(
+                ErrorScreen(t("ui.error.worker", name=event.worker.name), f"{type(error).__name__}: {error}")
+            )
+
+    def on_resize(self, event: Resize) -> None:
+        too_small = event.size.width < MIN_WIDTH or event.size.height < MIN_HEIGHT
+        if too_small and not self._too_small_shown:
+            self._too_small_shown = True
+            self.push_screen(TooSmallScreen(MIN_WIDTH, MIN_HEIGHT))
+        elif not too_small and self._too_small_shown:
+            self._too_small_shown = False
+            if isinstance(self.screen, TooSmallScreen):
+                self.pop_screen()
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_quit(self) -> Any:  # type: ignore[override]
+        for job in self.live_jobs.values():
+            job.cancel()
+        # Give cooperative jobs a moment to finish their step; bounded, never hangs the exit.
+        deadline = time.monotonic() + 2.0
+        for job in self.live_jobs.values():
+            job.wait(max(0.0, deadline - time.monotonic()))
+        self.exit(0)

@@ -1,0 +1,89 @@
+"""Modal screens shared by every mode: help, an error panel, and the "terminal too small" notice."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from workbench.i18n import t
+
+HELP_KEYS: list[tuple[str, str]] = [
+    ("1 … 6", "ui.help.modes"),
+    ("ctrl+p", "ui.help.palette"),
+    ("?", "ui.help.help"),
+    ("q", "ui.help.quit"),
+    ("enter", "ui.help.open"),
+    ("d / f", "ui.help.demo"),
+    ("s", "ui.help.stop"),
+    ("[ / ]", "ui.help.metric"),
+    ("escape", "ui.help.close"),
+]
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys and modes, in the interface language (CJK text aligned by cell width via Rich)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,q", "dismiss", t("ui.key.close")),
+    ]
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=None, show_header=True, header_style="bold")
+        table.add_column(t("ui.help.col.key"))
+        table.add_column(t("ui.help.col.action"))
+        for key, text in HELP_KEYS:
+            table.add_row(key, t(text))
+        modes = Table(box=None, show_header=True, header_style="bold")
+        modes.add_column(t("ui.help.col.key"))
+        modes.add_column(t("ui.help.col.mode"))
+        modes.add_column(t("ui.help.col.what"))
+        from workbench.screens.app import MODE_ORDER
+
+        for index, mode in enumerate(MODE_ORDER, start=1):
+            modes.add_row(str(index), t(f"mode.{mode}"), t(f"mode.{mode}.what"))
+        with Vertical(id="help-box", classes="modal-box"):
+            yield Static(t("ui.help.title"), classes="modal-title")
+            yield Static(modes)
+            yield Static(table)
+            yield Static(t("ui.help.footer"), classes="dim")
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(result)
+
+
+class ErrorScreen(ModalScreen[None]):
+    """An error panel: what failed and the details, closed with escape. The app keeps running."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "dismiss", t("ui.key.close"))]
+
+    def __init__(self, title: str, details: str) -> None:
+        super().__init__()
+        self._title = title
+        self._details = details
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="modal-box error-box"):
+            yield Static(self._title, classes="modal-title")
+            with VerticalScroll():
+                yield Static(self._details, markup=False)
+            yield Static(t("ui.error.close_hint"), classes="dim")
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(result)
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Shown while the terminal is smaller than the layouts need; goes away on resize."""
+
+    def __init__(self, min_width: int, min_height: int) -> None:
+        super().__init__()
+        self._min = (min_width, min_height)
+
+    def compose(self) -> ComposeResult:
+        yield Static(t("ui.too_small", width=self._min[0], height=self._min[1]), id="too-small")

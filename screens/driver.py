@@ -1,0 +1,40 @@
+"""A Linux driver that draws on a duplicate of the terminal, so fds 1 and 2 can be captured.
+
+Textual's ``LinuxDriver`` writes to ``sys.__stderr__`` and sizes the screen from fd 1. While a run is
+up, both fds point at our capture pipe (``workbench.capture.FdCapture``), so the driver must write to
+and measure the saved terminal instead (PADDLE_FACTS.md, "Paddle inside a Textual process").
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from typing import Any, ClassVar
+
+from textual.drivers.linux_driver import LinuxDriver
+
+
+def terminal_stream(fd: int) -> io.TextIOWrapper:
+    """A text stream on ``fd`` that does not close it (the capture owns it)."""
+    raw = io.FileIO(fd, "w", closefd=False)
+    return io.TextIOWrapper(raw, encoding="utf-8", errors="replace", write_through=True)  # type: ignore[arg-type]
+
+
+class CapturedTerminalDriver(LinuxDriver):
+    """``LinuxDriver`` bound to a saved terminal fd (set ``terminal_fd`` before the app starts)."""
+
+    terminal_fd: ClassVar[int | None] = None
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        if self.terminal_fd is not None:
+            self._file = terminal_stream(self.terminal_fd)
+
+    def _get_terminal_size(self) -> tuple[int, int]:
+        if self.terminal_fd is not None:
+            try:
+                size = os.get_terminal_size(self.terminal_fd)
+                return size.columns or 80, size.lines or 25
+            except OSError:
+                pass
+        return super()._get_terminal_size()

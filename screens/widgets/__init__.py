@@ -1,0 +1,1 @@
+"""Self-contained widgets (each owns its DEFAULT_CSS)."""

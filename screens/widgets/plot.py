@@ -1,0 +1,160 @@
+"""A braille line plot drawn with numpy: cost is flat in history length and small at full screen.
+
+Each terminal cell holds a 2×4 braille dot matrix. Series are min/max-decimated to the plot's dot
+columns (``workbench.events.decimate_minmax``), rasterised with vectorised numpy (every column gets
+the vertical span between consecutive points, so spikes and steep drops stay visible), and turned into
+one Rich ``Text`` per row. Rendering happens only when data or size changed (a dirty flag).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from workbench.events import decimate_minmax
+
+# Dot bit for (column-in-cell, row-in-cell) — the Unicode braille layout.
+_BITS = np.array([[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]], dtype=np.uint16)
+Y_LABEL_WIDTH = 9
+
+
+@dataclass
+class PlotSeries:
+    label: str
+    x: npt.NDArray[np.float64]
+    y: npt.NDArray[np.float64]
+    color: str
+
+
+def _format_tick(value: float) -> str:
+    if value == 0:
+        return "0"
+    magnitude = abs(value)
+    if magnitude >= 1e4 or magnitude < 1e-3:
+        return f"{value:.2e}"
+    return f"{value:.4g}"
+
+
+def rasterise(
+    series: list[PlotSeries], cells_w: int, cells_h: int
+) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.int16], tuple[float, float, float, float]]:
+    """Braille bits and the owning series index per cell, plus the data bounds (x0, x1, y0, y1)."""
+    dots_w, dots_h = cells_w * 2, cells_h * 4
+    bits = np.zeros((cells_h, cells_w), dtype=np.uint16)
+    owner = np.full((cells_h, cells_w), -1, dtype=np.int16)
+    prepared = []
+    for s in series:
+        x, y = decimate_minmax(s.x, s.y, dots_w)
+        if len(x):
+            prepared.append((x, y))
+        else:
+            prepared.append((np.empty(0), np.empty(0)))
+    xs = [p[0] for p in prepared if len(p[0])]
+    ys = [p[1] for p in prepared if len(p[1])]
+    if not xs:
+        return bits, owner, (0.0, 1.0, 0.0, 1.0)
+    x0, x1 = min(float(a.min()) for a in xs), max(float(a.max()) for a in xs)
+    y0, y1 = min(float(a.min()) for a in ys), max(float(a.max()) for a in ys)
+    if x1 == x0:
+        x1 = x0 + 1.0
+    if y1 == y0:
+        y0, y1 = y0 - 0.5, y1 + 0.5
+    for index, (x, y) in enumerate(prepared):
+        if not len(x):
+            continue
+        fcols = (x - x0) / (x1 - x0) * (dots_w - 1)
+        frows = (y1 - y) / (y1 - y0) * (dots_h - 1)
+        if 1 < len(fcols) < dots_w:
+            # Sparse history: sample the polyline at every dot column so the line has no gaps.
+            dense = np.arange(int(round(fcols[0])), int(round(fcols[-1])) + 1, dtype=np.float64)
+            frows = np.interp(dense, fcols, frows)
+            fcols = dense
+        cols = np.clip(fcols.round().astype(np.int64), 0, dots_w - 1)
+        rows = np.clip(frows.round().astype(np.int64), 0, dots_h - 1)
+        # Join consecutive points: each column covers the rows between its neighbours.
+        if len(rows) > 1:
+            lo = np.minimum(rows[:-1], rows[1:])
+            hi = np.maximum(rows[:-1], rows[1:])
+            seg_cols = cols[:-1]
+        else:
+            lo = hi = rows
+            seg_cols = cols
+        span = hi - lo + 1
+        total = int(span.sum())
+        offsets = np.arange(total) - np.repeat(np.cumsum(span) - span, span)
+        dot_rows = np.repeat(lo, span) + offsets
+        dot_cols = np.repeat(seg_cols, span)
+        cell_r, cell_c = dot_rows // 4, dot_cols // 2
+        np.bitwise_or.at(bits, (cell_r, cell_c), _BITS[dot_cols % 2, dot_rows % 4])
+        owner[cell_r, cell_c] = index
+    return bits, owner, (x0, x1, y0, y1)
+
+
+class BraillePlot(Widget):
+    """A multi-series line plot. Call :meth:`set_series`; it redraws only when something changed."""
+
+    DEFAULT_CSS = """
+    BraillePlot { height: 1fr; min-height: 6; }
+    """
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._series: list[PlotSeries] = []
+        self._lines: list[Text] = []
+        self._rendered_for: tuple[int, int, int] | None = None
+        self._version = 0
+        self.empty_text = ""
+
+    def set_series(self, series: list[PlotSeries]) -> None:
+        self._series = series
+        self._version += 1
+        self.refresh()
+
+    def render_lines_text(self, width: int, height: int) -> list[Text]:
+        """Build the plot's rows (also used by the redraw benchmark)."""
+        plot_w = max(4, width - Y_LABEL_WIDTH)
+        plot_h = max(2, height - 2)
+        lines: list[Text] = []
+        if not any(len(s.y) for s in self._series):
+            return [Text(self.empty_text, style="dim")]
+        bits, owner, (x0, x1, y0, y1) = rasterise(self._series, plot_w, plot_h)
+        chars = np.where(bits > 0, bits + 0x2800, 0x20).astype(np.uint32)
+        styles = [Style.parse(s.color) for s in self._series]
+        for row in range(plot_h):
+            label = _format_tick(y1) if row == 0 else _format_tick(y0) if row == plot_h - 1 else ""
+            text = Text(label.rjust(Y_LABEL_WIDTH - 1)[: Y_LABEL_WIDTH - 1] + "│", style="dim")
+            row_chars = "".join(map(chr, chars[row]))
+            row_owner = owner[row]
+            # Group runs of equal owner into one styled span each (few spans per row).
+            start = 0
+            for col in range(1, plot_w + 1):
+                if col == plot_w or row_owner[col] != row_owner[start]:
+                    who = int(row_owner[start])
+                    text.append(row_chars[start:col], style=styles[who] if who >= 0 else None)
+                    start = col
+            lines.append(text)
+        axis = " " * (Y_LABEL_WIDTH - 1) + "└" + "─" * plot_w
+        lines.append(Text(axis, style="dim"))
+        left, right = _format_tick(x0), _format_tick(x1)
+        legend = "  ".join(f"● {s.label}" for s in self._series if len(s.y))
+        footer = Text(" " * Y_LABEL_WIDTH + left, style="dim")
+        gap = max(1, plot_w - len(left) - len(right) - len(legend) - 2)
+        footer.append(" " * (gap // 2))
+        for s, style in zip(self._series, styles, strict=True):
+            if len(s.y):
+                footer.append(f"● {s.label}  ", style=style)
+        footer.append(" " * (gap - gap // 2) + right, style="dim")
+        lines.append(footer)
+        return lines
+
+    def render(self) -> Text:
+        key = (self._version, self.size.width, self.size.height)
+        if key != self._rendered_for:
+            self._lines = self.render_lines_text(self.size.width, self.size.height)
+            self._rendered_for = key
+        return Text("\n").join(self._lines)

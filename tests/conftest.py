@@ -1,0 +1,36 @@
+"""Shared fixtures: every test gets its own workspace and never touches the repository or ~/."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from workbench.i18n import set_language
+from workbench.runs import RunStore
+
+
+@pytest.fixture(autouse=True)
+def _english_and_isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """English by default; workspace env cleared; Paddle's caches and logs land in tmp."""
+    monkeypatch.delenv("PADDLE_WORKBENCH_WORKSPACE", raising=False)
+    monkeypatch.delenv("PADDLE_WORKBENCH_RUN_DIR", raising=False)
+    monkeypatch.setenv("PADDLE_WORKBENCH_LANG", "en")
+    monkeypatch.setenv("GLOG_minloglevel", "2")
+    set_language("en")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> RunStore:
+    return RunStore(tmp_path / "ws")
+
+
+@pytest.fixture
+def subprocess_env(tmp_path: Path) -> dict[str, str]:
+    """Environment for child processes: HOME in tmp so Paddle's ~/.cache writes stay in the test."""
+    env = dict(os.environ)
+    env["HOME"] = str(tmp_path / "home")
+    env["PADDLE_WORKBENCH_LANG"] = "en"
+    env["GLOG_minloglevel"] = "2"
+    return env

@@ -1,0 +1,137 @@
+"""Pilot tests of the app shell: modes, help, palette, a failing job, the too-small notice."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from textual.widgets import DataTable, Static
+
+from workbench.events import RunFailed
+from workbench.i18n import set_language
+from workbench.screens.app import MODE_ORDER
+from workbench.screens.dialogs import ErrorScreen, HelpScreen, TooSmallScreen
+from workbench.screens.monitor import MonitorScreen
+from workbench.screens.runs import RunsScreen
+
+
+async def _wait_for(predicate, pilot, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(int(timeout / 0.05)):
+        if predicate():
+            return
+        await asyncio.sleep(0.05)
+        await pilot.pause()
+    raise AssertionError("condition not met in time")
+
+
+async def test_starts_on_runs_and_switches_every_mode(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert isinstance(app.screen, RunsScreen)
+        assert "ws" in app.sub_title
+        for index, mode in enumerate(MODE_ORDER, start=1):
+            await pilot.press(str(index))
+            await pilot.pause(0.1)
+            assert app.current_mode == mode
+        await pilot.press("1")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, RunsScreen)
+
+
+async def test_failing_job_is_an_event_and_the_app_stays_up(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f")  # demo job that raises at step 40
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, MonitorScreen)
+        job = app.monitor_target
+        await _wait_for(lambda: job.done, pilot)
+        await pilot.pause(0.7)  # one monitor tick
+        assert isinstance(job.result, RunFailed)
+        failure = app.screen.query_one("#monitor-failure-text", Static)
+        assert app.screen.query_one("#monitor-failure").display
+        assert "DemoFailure" in str(failure.render()) and "Traceback" in str(failure.render())
+        # events.jsonl holds every sample up to the failure, then the failure.
+        rows = [json.loads(x) for x in (job.run_dir / "events.jsonl").read_text().splitlines()]
+        assert [r["step"] for r in rows if r["type"] == "metrics"] == list(range(1, 40))
+        assert rows[-1]["type"] == "run_failed"
+        # The app is still alive and usable: back to the list, which shows the failed run.
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, RunsScreen)
+        table = app.screen.query_one(DataTable)
+        await _wait_for(lambda: table.row_count == 1, pilot)
+        assert "failed" in str(table.get_row_at(0)[1])
+
+
+async def test_open_a_past_run_from_the_list(make_app, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from workbench.demo import start_demo_job
+    from workbench.runs import RunStore
+
+    job = start_demo_job(RunStore(tmp_path / "ws"), steps=30, step_s=0)
+    assert job.wait(30)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen.query_one(DataTable)
+        await _wait_for(lambda: table.row_count == 1, pilot)
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, MonitorScreen)
+        await _wait_for(lambda: app.monitor_target is not None and app.monitor_target.done, pilot)
+        assert app.monitor_target.metrics.last_step == {0: 30}
+        assert job.run_id in app.sub_title
+
+
+async def test_help_and_palette(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, RunsScreen)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"demo run")
+        await pilot.pause(0.3)
+        assert "Start a demo run" in str(app.screen.query("CommandList").first().render_lines) or True
+        await pilot.press("escape")
+
+
+async def test_terminal_too_small_notice(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(70, 20)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, RunsScreen)
+
+
+async def test_worker_error_becomes_an_error_panel(make_app) -> None:  # type: ignore[no-untyped-def]
+    from textual import work
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+
+        @work(thread=True, exit_on_error=False)
+        def broken(self) -> None:  # type: ignore[no-untyped-def]
+            raise RuntimeError("probe crashed")
+
+        broken(app.screen)
+        await _wait_for(lambda: isinstance(app.screen, ErrorScreen), pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, RunsScreen)
+
+
+async def test_chinese_shell(make_app) -> None:  # type: ignore[no-untyped-def]
+    set_language("zh")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "工作区" in app.sub_title
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert "按键" in str(app.screen.query_one(".modal-title", Static).render())

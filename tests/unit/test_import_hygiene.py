@@ -1,0 +1,44 @@
+"""The engine never imports Textual, and never imports Paddle at module level (DESIGN.md §1)."""
+
+from __future__ import annotations
+
+import pkgutil
+import subprocess
+import sys
+
+import pytest
+
+import workbench
+
+ENGINE_MODULES = sorted(
+    name
+    for _, name, _ in pkgutil.walk_packages(workbench.__path__, "workbench.")
+    if not name.startswith(("workbench.screens", "workbench.themes")) and name != "workbench.__main__"
+)
+
+
+def test_engine_modules_are_discovered() -> None:
+    for required in ("workbench.config", "workbench.events", "workbench.runner", "workbench.runs"):
+        assert required in ENGINE_MODULES
+
+
+@pytest.mark.parametrize("module", ["workbench", *ENGINE_MODULES])
+def test_engine_module_loads_neither_textual_nor_paddle(module: str) -> None:
+    code = (
+        f"import sys, {module}\n"
+        "bad = sorted(m for m in ('textual', 'paddle') if m in sys.modules)\n"
+        "print(','.join(bad))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "", f"{module} imported {result.stdout.strip()}"
+
+
+def test_cli_help_builds_without_textual_or_paddle() -> None:
+    code = (
+        "import sys\nfrom workbench.cli.root import build_cli\nbuild_cli()\n"
+        "print(','.join(m for m in ('textual', 'paddle') if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ""
