@@ -43,7 +43,7 @@ class ThreadOutputRouter(io.TextIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, text: str) -> int:  # type: ignore[override]
+    def write(self, text: str) -> int:
         sink = self._sinks.get(threading.get_ident())
         if sink is not None:
             sink(text)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
 import click
 
 from workbench.i18n import current_language, t
@@ -49,10 +47,6 @@ class RootGroup(click.Group):
         return list(self.commands)
 
 
-def _help_option() -> Any:
-    return click.help_option("-h", "--help", help=t("cli.help.help"))
-
-
 def build_cli() -> click.Group:
     from workbench.cli import commands, planned
 
@@ -73,7 +67,7 @@ def build_cli() -> click.Group:
     @click.version_option(
         package_name="paddle-workbench", message="%(prog)s %(version)s", help=t("cli.opt.version")
     )
-    @_help_option()
+    @click.help_option("-h", "--help", help=t("cli.help.help"))
     @click.pass_context
     def root(
         ctx: click.Context,

@@ -21,7 +21,12 @@ def train_command() -> click.Command:
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
     @click.pass_context
     def train(
-        ctx: click.Context, config: Path, overrides: tuple[str, ...], resume: str | None, plain: bool, json_mode: bool
+        ctx: click.Context,
+        config: Path,
+        overrides: tuple[str, ...],
+        resume: str | None,
+        plain: bool,
+        json_mode: bool,
     ) -> None:
         console = human_console(json_mode)
         try:
