@@ -22,6 +22,7 @@ from textual.worker import Worker, WorkerState
 from workbench.i18n import t
 from workbench.runner import Job, attach
 from workbench.runs import RunStore
+from workbench.screens.base import localize_bindings
 from workbench.screens.commands import WorkbenchCommands
 from workbench.screens.dialogs import ErrorScreen, HelpScreen, TooSmallScreen
 from workbench.themes import load_theme_specs, resolve_theme_name, stylesheet_path
@@ -61,11 +62,11 @@ class WorkbenchApp(App[int]):
     COMMANDS = App.COMMANDS | {WorkbenchCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         *(
-            Binding(str(i + 1), f"switch_mode('{mode}')", t(f"mode.{mode}"), show=False)
+            Binding(str(i + 1), f"switch_mode('{mode}')", f"mode.{mode}", show=False)
             for i, mode in enumerate(MODE_ORDER)
         ),
-        Binding("question_mark", "help", t("ui.key.help"), key_display="?"),
-        Binding("q", "quit", t("ui.key.quit")),
+        Binding("question_mark", "help", "ui.key.help", key_display="?"),
+        Binding("q", "quit", "ui.key.quit"),
     ]
 
     def __init__(
@@ -79,6 +80,7 @@ class WorkbenchApp(App[int]):
         driver_class: Any = None,
     ) -> None:
         super().__init__(driver_class=driver_class)
+        localize_bindings(self)
         self.store = RunStore(workspace)
         self.workspace = self.store.workspace
         self.low_bandwidth = low_bandwidth

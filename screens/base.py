@@ -6,17 +6,39 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, cast
 
 from textual import on
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.worker import Worker
+
+from workbench.i18n import catalog, t
 
 if TYPE_CHECKING:
     from workbench.screens.app import WorkbenchApp
 
 
+def localize_bindings(node: DOMNode) -> None:
+    """Translate binding descriptions given as catalog keys, per instance and at run time.
+
+    Class-level ``BINDINGS`` are evaluated at import time; translating them there would freeze
+    whatever language was active when the module happened to be imported.
+    """
+    known = catalog()
+    for key, bindings in node._bindings.key_to_bindings.items():
+        node._bindings.key_to_bindings[key] = [
+            dataclasses.replace(b, description=t(b.description)) if b.description in known else b
+            for b in bindings
+        ]
+
+
 class WorkbenchScreen(Screen[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        localize_bindings(self)
+
     @property
     def wb(self) -> WorkbenchApp:
         """The app, typed (screens only ever run inside a WorkbenchApp)."""

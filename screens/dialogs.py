@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
 
 from workbench.i18n import t
+from workbench.screens.base import localize_bindings
+
+ResultT = TypeVar("ResultT")
 
 HELP_KEYS: list[tuple[str, str]] = [
     ("1 … 6", "ui.help.modes"),
@@ -22,15 +26,25 @@ HELP_KEYS: list[tuple[str, str]] = [
     ("d / f", "ui.help.demo"),
     ("s", "ui.help.stop"),
     ("[ / ]", "ui.help.metric"),
+    ("p / c", "ui.help.pause"),
+    ("o / x", "ui.help.overlay"),
     ("escape", "ui.help.close"),
 ]
 
 
-class HelpScreen(ModalScreen[None]):
+class LocalizedModal(ModalScreen[ResultT]):
+    """A modal whose binding descriptions are catalog keys, translated per instance."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        localize_bindings(self)
+
+
+class HelpScreen(LocalizedModal[None]):
     """Keys and modes, in the interface language (CJK text aligned by cell width via Rich)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q", "dismiss", t("ui.key.close")),
+        Binding("escape,question_mark,q", "dismiss", "ui.key.close"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -57,10 +71,10 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(result)
 
 
-class ErrorScreen(ModalScreen[None]):
+class ErrorScreen(LocalizedModal[None]):
     """An error panel: what failed and the details, closed with escape. The app keeps running."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "dismiss", t("ui.key.close"))]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "dismiss", "ui.key.close")]
 
     def __init__(self, title: str, details: str) -> None:
         super().__init__()
@@ -87,3 +101,29 @@ class TooSmallScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(t("ui.too_small", width=self._min[0], height=self._min[1]), id="too-small")
+
+
+class RunPickerScreen(LocalizedModal[str | None]):
+    """Pick one run of the workspace (e.g. the baseline to overlay); ``None`` when cancelled."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "ui.key.close")]
+
+    def __init__(self, title: str, runs: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self._title = title
+        self._runs = runs  # (run_id, label)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="modal-box"):
+            yield Static(self._title, classes="modal-title")
+            if self._runs:
+                yield OptionList(*(Option(label, id=run_id) for run_id, label in self._runs), id="run-picker")
+            else:
+                yield Static(t("ui.picker.none"))
+            yield Static(t("ui.picker.hint"), classes="dim")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

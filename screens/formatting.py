@@ -10,6 +10,7 @@ from workbench.i18n import t
 
 STATUS_ICONS = {
     "running": "▶",
+    "paused": "⏸",
     "finished": "✔",
     "failed": "✖",
     "cancelled": "■",
@@ -17,6 +18,7 @@ STATUS_ICONS = {
 }
 STATUS_VARIABLE = {
     "running": "status-running",
+    "paused": "status-warn",
     "finished": "status-pass",
     "failed": "status-fail",
     "cancelled": "status-warn",

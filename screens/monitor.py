@@ -2,47 +2,79 @@
 
 It follows one :class:`~workbench.runner.Job` — started here, or a past/external run attached from
 disk — and redraws on a timer (2 Hz, 1 Hz in low-bandwidth mode) only when something changed: the
-training thread never calls into the UI.
+training thread never calls into the UI. A second run (e.g. the baseline) can be overlaid on the same
+axes, and the x axis switched between optimizer steps and samples seen.
 """
 
 from __future__ import annotations
 
 import os
+import time
+from collections import deque
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
+import numpy.typing as npt
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Log, Static
 
-from workbench.events import AlertRaised, CheckpointSaved, RunFailed
+from workbench.events import AlertRaised, CheckpointSaved, MetricStore, RunFailed
 from workbench.i18n import t
 from workbench.runner import Job
+from workbench.runs import read_run
 from workbench.screens.base import WorkbenchScreen
+from workbench.screens.dialogs import RunPickerScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_value, status_text
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 
 LOG_READ_LIMIT = 256_000
+PROGRESS_CELLS = 24
+
+
+def _batch_size(config: Mapping[str, Any]) -> int | None:
+    train = config.get("train")
+    value = train.get("batch_size") if isinstance(train, Mapping) else None
+    return value if isinstance(value, int) and value > 0 else None
+
+
+def progress_bar(done: int, total: int, cells: int = PROGRESS_CELLS) -> str:
+    filled = min(cells, int(cells * done / total)) if total else 0
+    return "█" * filled + "░" * (cells - filled)
+
+
+def format_eta(seconds: float) -> str:
+    seconds = int(max(0, seconds))
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 class MonitorScreen(WorkbenchScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "stop", t("ui.key.stop")),
-        Binding("left_square_bracket", "metric(-1)", t("ui.key.prev_metric"), key_display="["),
-        Binding("right_square_bracket", "metric(1)", t("ui.key.next_metric"), key_display="]"),
-        Binding("escape", "back", t("ui.key.back")),
+        Binding("s", "stop", "ui.key.stop"),
+        Binding("p", "pause", "ui.key.pause"),
+        Binding("c", "checkpoint", "ui.key.checkpoint"),
+        Binding("left_square_bracket", "metric(-1)", "ui.key.prev_metric", key_display="["),
+        Binding("right_square_bracket", "metric(1)", "ui.key.next_metric", key_display="]"),
+        Binding("o", "overlay", "ui.key.overlay"),
+        Binding("x", "x_axis", "ui.key.x_axis"),
+        Binding("escape", "back", "ui.key.back"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.job: Job | None = None
         self.metric_index = 0
+        self.x_axis = "step"  # or "samples"
+        self.overlay: tuple[str, MetricStore, Mapping[str, Any]] | None = None
         self._seen: tuple[Any, ...] = ()
         self._log_offset = 0
-        self._events_shown = 0
+        self._rate: deque[tuple[float, int]] = deque(maxlen=30)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -60,7 +92,7 @@ class MonitorScreen(WorkbenchScreen):
     def on_mount(self) -> None:
         self.query_one("#monitor-failure").display = False
         self.query_one(BraillePlot).empty_text = t("ui.monitor.no_data")
-        interval = 1.0 if getattr(self.app, "low_bandwidth", False) else 0.5
+        interval = 1.0 if self.wb.low_bandwidth else 0.5
         self._timer = self.set_interval(interval, self.tick)
         self.tick()
 
@@ -77,7 +109,7 @@ class MonitorScreen(WorkbenchScreen):
         self.job = job
         self._seen = ()
         self._log_offset = 0
-        self._events_shown = 0
+        self._rate.clear()
         self.query_one(Log).clear()
         self.query_one("#monitor-failure").display = False
 
@@ -85,21 +117,28 @@ class MonitorScreen(WorkbenchScreen):
         if self.job is None:
             return []
         names = self.job.metrics.names()
-        preferred = [n for n in ("loss",) if n in names]
-        return (
-            preferred
-            + [n for n in names if n not in preferred and not n.startswith("eval/")]
-            + [n for n in names if n.startswith("eval/")]
-        )
+        head = [n for n in ("loss",) if n in names]
+        train = [n for n in names if n not in head and not n.startswith("eval/")]
+        return head + train + [n for n in names if n.startswith("eval/")]
+
+    def current_metric(self) -> str | None:
+        names = self.metric_names()
+        return names[self.metric_index % len(names)] if names else None
 
     def tick(self) -> None:
-        target = getattr(self.app, "monitor_target", None)
+        target = self.wb.monitor_target
         if target is not self.job:
             self._follow(target)
         job = self.job
         if job is None:
             return
-        state = (job.metrics.samples, len(job.lifecycle), self.metric_index, self.app.theme, self.size)
+        last = job.metrics.last_step.get(0)
+        if last is not None and not job.done:
+            self._rate.append((time.monotonic(), last))
+        state = (
+            job.metrics.samples, len(job.lifecycle), job.paused, self.metric_index, self.x_axis,
+            id(self.overlay), self.app.theme, self.size,
+        )  # fmt: skip
         if state != self._seen:
             self._seen = state
             self._render_title(job)
@@ -108,38 +147,64 @@ class MonitorScreen(WorkbenchScreen):
             self._render_failure(job)
         self._tail_log(job)
 
+    def _eta(self, job: Job, last: int, total: int) -> str:
+        if job.done or len(self._rate) < 2:
+            return ""
+        (t0, s0), (t1, s1) = self._rate[0], self._rate[-1]
+        if s1 <= s0 or t1 <= t0:
+            return ""
+        return t("ui.monitor.eta", eta=format_eta((total - last) / ((s1 - s0) / (t1 - t0))))
+
     def _render_title(self, job: Job) -> None:
-        color = self.wb.theme_variable(STATUS_VARIABLE.get(job.status, "status-warn"))
+        status = "paused" if job.paused and not job.done else job.status
+        color = self.wb.theme_variable(STATUS_VARIABLE.get(status, "status-warn"))
         last = job.metrics.last_step.get(0)
-        title = Text.assemble(
-            (f"{job.run_id}  ", "bold"),
-            status_text(job.status, color),
-            f"   {t('ui.monitor.step', step=last if last is not None else '—')}",
-        )
+        title = Text.assemble((f"{job.run_id}  ", "bold"), status_text(status, color), "   ")
+        total = job.total_steps
+        if last is not None and total:
+            title.append(f"{progress_bar(last, total)} {t('ui.monitor.step_of', step=last, total=total)}")
+            title.append(f"  {self._eta(job, last, total)}", style="dim")
+        else:
+            title.append(t("ui.monitor.step", step=last if last is not None else "—"))
+        if self.x_axis == "samples":
+            title.append("   " + t("ui.monitor.x_samples"), style="dim")
         self.query_one("#monitor-title", Static).update(title)
 
+    def _x(self, steps: npt.NDArray[np.int64], config: Mapping[str, Any]) -> npt.NDArray[np.float64]:
+        x = steps.astype(np.float64)
+        if self.x_axis == "samples":
+            x = x * (_batch_size(config) or 1)
+        return x
+
     def _render_plot(self, job: Job) -> None:
-        names = self.metric_names()
+        name = self.current_metric()
         plot = self.query_one(BraillePlot)
-        if not names:
+        if name is None:
             plot.set_series([])
             return
-        name = names[self.metric_index % len(names)]
         series = []
         ranks = job.metrics.ranks() or [0]
         for rank in ranks:
             s = job.metrics.series(name, rank)
             if s is not None and len(s):
-                x, y = s.arrays()
+                steps, values = s.arrays()
                 color = self.wb.theme_variable(f"rank-{rank % 4}" if len(ranks) > 1 else "loss-train")
                 label = f"{name} r{rank}" if len(ranks) > 1 else name
-                series.append(PlotSeries(label, x.astype(np.float64), y, color))
+                series.append(PlotSeries(label, self._x(steps, job.config), values, color))
         if name == "loss":
             val = job.metrics.series("eval/loss")
             if val is not None and len(val):
-                x, y = val.arrays()
+                steps, values = val.arrays()
+                color = self.wb.theme_variable("loss-val")
+                series.append(PlotSeries("eval/loss", self._x(steps, job.config), values, color))
+        if self.overlay is not None:
+            run_id, metrics, config = self.overlay
+            other = metrics.series(name)
+            if other is not None and len(other):
+                steps, values = other.arrays()
+                label = f"{name} [{run_id[-20:]}]"
                 series.append(
-                    PlotSeries("eval/loss", x.astype(np.float64), y, self.wb.theme_variable("loss-val"))
+                    PlotSeries(label, self._x(steps, config), values, self.wb.theme_variable("partial"))
                 )
         plot.set_series(series)
 
@@ -147,8 +212,7 @@ class MonitorScreen(WorkbenchScreen):
         table = Table(box=None, show_header=False, pad_edge=False)
         table.add_column(t("ui.monitor.metric"))
         table.add_column(t("ui.monitor.value"), justify="right")
-        names = self.metric_names()
-        current = names[self.metric_index % len(names)] if names else None
+        current = self.current_metric()
         for name, value in job.metrics.latest().items():
             table.add_row(Text(name, style="bold" if name == current else ""), format_value(value))
         self.query_one("#monitor-values", Static).update(table)
@@ -191,8 +255,59 @@ class MonitorScreen(WorkbenchScreen):
             self.job.cancel()
             self.notify(t("ui.monitor.stopping"))
 
+    def action_pause(self) -> None:
+        job = self.job
+        if job is None or job.done:
+            return
+        done = job.resume() if job.paused else job.pause()
+        if not done:
+            self.notify(t("ui.monitor.not_controllable"), severity="warning")
+        self.tick()
+
+    def action_checkpoint(self) -> None:
+        job = self.job
+        if job is None or job.done:
+            return
+        if job.request_checkpoint():
+            self.notify(t("ui.monitor.checkpoint_requested"))
+        else:
+            self.notify(t("ui.monitor.not_controllable"), severity="warning")
+
     def action_metric(self, delta: int) -> None:
         self.metric_index += delta
+        self.tick()
+
+    def action_x_axis(self) -> None:
+        self.x_axis = "samples" if self.x_axis == "step" else "step"
+        self.tick()
+
+    def action_overlay(self) -> None:
+        if self.overlay is not None:
+            self.overlay = None  # o again removes the overlay
+            self.tick()
+            return
+        current = self.job.run_id if self.job is not None else None
+        runs = [
+            (r.run_id, f"{r.run_id}  {t('status.' + r.status)}")
+            for r in self.wb.store.list()
+            if r.run_id != current
+        ]
+        self.app.push_screen(RunPickerScreen(t("ui.monitor.overlay_title"), runs), self._overlay_chosen)
+
+    def _overlay_chosen(self, run_id: str | None) -> None:
+        if run_id:
+            self._load_overlay(run_id)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="overlay")
+    def _load_overlay(self, run_id: str) -> None:
+        run_dir = self.wb.store.resolve(run_id)
+        if run_dir is None:
+            return
+        record = read_run(run_dir)
+        self.app.call_from_thread(self._set_overlay, run_id, record.metrics, record.config)
+
+    def _set_overlay(self, run_id: str, metrics: MetricStore, config: Mapping[str, Any]) -> None:
+        self.overlay = (run_id, metrics, config)
         self.tick()
 
     def action_back(self) -> None:

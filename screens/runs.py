@@ -23,10 +23,10 @@ class RunsScreen(WorkbenchScreen):
     """The run list; enter opens the selected run in the monitor."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", t("ui.key.open")),
-        Binding("r", "refresh", t("ui.key.refresh")),
-        Binding("d", "demo", t("ui.key.demo")),
-        Binding("f", "demo_fail", t("ui.key.demo_fail")),
+        Binding("enter", "open", "ui.key.open"),
+        Binding("r", "refresh", "ui.key.refresh"),
+        Binding("d", "demo", "ui.key.demo"),
+        Binding("f", "demo_fail", "ui.key.demo_fail"),
     ]
 
     def __init__(self) -> None:

@@ -410,20 +410,25 @@ def summarize(run_dir: Path) -> RunSummary:
     )
 
 
-def read_run(run_dir: Path) -> RunRecord:
-    """Read a whole run (any status) back from disk."""
+def read_run_config(run_dir: Path) -> dict[str, Any]:
+    """The ``config`` section of ``run.yaml`` (empty when unreadable)."""
     try:
         doc = yaml.safe_load((run_dir / "run.yaml").read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError):
-        doc = {}
+        return {}
+    config = doc.get("config", {}) if isinstance(doc, dict) else {}
+    return config if isinstance(config, dict) else {}
+
+
+def read_run(run_dir: Path) -> RunRecord:
+    """Read a whole run (any status) back from disk."""
     tailer = EventTailer(run_dir)
     events = [event for event, _ in tailer.poll()]
     summary = summarize(run_dir)
     steps = tailer.metrics.last_step.values()
     if steps:
         summary.last_step = max(max(steps), summary.last_step or 0)
-    config = doc.get("config", {}) if isinstance(doc, dict) else {}
-    return RunRecord(summary=summary, config=config, events=events, metrics=tailer.metrics)
+    return RunRecord(summary=summary, config=read_run_config(run_dir), events=events, metrics=tailer.metrics)
 
 
 def terminal_event(events: Iterable[Event]) -> Event | None:

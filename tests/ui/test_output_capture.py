@@ -15,7 +15,14 @@ from pathlib import Path
 
 from tests.ui.pty_harness import run_in_pty
 
-MARKERS = ["RAW-FD2-MARKER", "RAW-FD1-MARKER", "PY-PRINT-MARKER", "PY-STDERR-MARKER", "PY-WARN-MARKER", "CHILD-MARKER"]
+MARKERS = [
+    "RAW-FD2-MARKER",
+    "RAW-FD1-MARKER",
+    "PY-PRINT-MARKER",
+    "PY-STDERR-MARKER",
+    "PY-WARN-MARKER",
+    "CHILD-MARKER",
+]
 
 SCRIPT = textwrap.dedent(
     """

@@ -36,6 +36,10 @@ class JobContext:
         self.config: Mapping[str, Any] = config or {}
         self.rank = rank
         self.cancel_event = cancel_event or threading.Event()
+        self.pause_event = threading.Event()
+        """Set while the user paused the run; the loop calls :meth:`wait_while_paused` between steps."""
+        self.checkpoint_event = threading.Event()
+        """Set when the user asked for a checkpoint now; consumed by :meth:`checkpoint_requested`."""
         self.metrics = metrics
         self.last_step: int | None = None
         self._writer = writer
@@ -57,6 +61,22 @@ class JobContext:
     @property
     def cancelled(self) -> bool:
         return self.cancel_event.is_set()
+
+    def wait_while_paused(self, poll_s: float = 0.1) -> float:
+        """Block between steps while paused (cancel still works); return the seconds spent paused."""
+        if not self.pause_event.is_set():
+            return 0.0
+        started = time.monotonic()
+        while self.pause_event.is_set() and not self.cancel_event.is_set():
+            self.cancel_event.wait(poll_s)
+        return time.monotonic() - started
+
+    def checkpoint_requested(self) -> bool:
+        """True once after the user asked for a checkpoint (the loop then saves one)."""
+        if self.checkpoint_event.is_set():
+            self.checkpoint_event.clear()
+            return True
+        return False
 
     def check_cancelled(self) -> None:
         """Raise :class:`JobCancelled` if the user asked to stop (call once per step)."""

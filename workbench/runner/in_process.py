@@ -19,9 +19,10 @@ class InProcessJob(Job):
     """A job running ``fn(ctx)`` on a daemon thread; a raise becomes ``RunFailed``, never a crash."""
 
     kind = "in_process"
+    controllable = True
 
     def __init__(self, handle: RunHandle, name: str, fn: JobFn, config: Mapping[str, Any]) -> None:
-        super().__init__(handle.run_dir, handle.run_id, name)
+        super().__init__(handle.run_dir, handle.run_id, name, config=config)
         self.handle = handle
         self.ctx = JobContext(
             run_dir=handle.run_dir,
@@ -34,6 +35,22 @@ class InProcessJob(Job):
         )
         self._fn = fn
         self.thread = threading.Thread(target=self._main, name=f"job:{handle.run_id}", daemon=True)
+
+    @property
+    def paused(self) -> bool:
+        return self.ctx.pause_event.is_set()
+
+    def pause(self) -> bool:
+        self.ctx.pause_event.set()
+        return True
+
+    def resume(self) -> bool:
+        self.ctx.pause_event.clear()
+        return True
+
+    def request_checkpoint(self) -> bool:
+        self.ctx.checkpoint_event.set()
+        return True
 
     def _on_ctx_event(self, event: Event) -> None:
         self.handle.update_state(event)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +19,19 @@ class Job:
 
     kind = "job"
 
-    def __init__(self, run_dir: Path, run_id: str, name: str, metrics: MetricStore | None = None) -> None:
+    #: Whether :meth:`pause` / :meth:`request_checkpoint` reach the running code (in-process jobs only).
+    controllable = False
+
+    def __init__(
+        self,
+        run_dir: Path,
+        run_id: str,
+        name: str,
+        metrics: MetricStore | None = None,
+        config: Mapping[str, Any] | None = None,
+    ) -> None:
         self.run_dir = run_dir
+        self.config: Mapping[str, Any] = config or {}
         self.run_id = run_id
         self.name = name
         self.metrics = metrics if metrics is not None else MetricStore()
@@ -62,6 +73,28 @@ class Job:
     def cancel(self) -> None:
         """Ask the job to stop; it finishes its current step first (cooperative)."""
         self.cancel_event.set()
+
+    @property
+    def total_steps(self) -> int | None:
+        """``train.steps`` of the run's config, when it has one (for progress and ETA)."""
+        train = self.config.get("train")
+        steps = train.get("steps") if isinstance(train, Mapping) else None
+        return steps if isinstance(steps, int) and steps > 0 else None
+
+    @property
+    def paused(self) -> bool:
+        return False
+
+    def pause(self) -> bool:
+        """Ask the job to pause between steps; ``False`` when this kind of job cannot."""
+        return False
+
+    def resume(self) -> bool:
+        return False
+
+    def request_checkpoint(self) -> bool:
+        """Ask the job for a checkpoint after its current step; ``False`` when it cannot."""
+        return False
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the job ended; ``False`` if ``timeout`` passed first."""

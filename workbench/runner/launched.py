@@ -26,6 +26,7 @@ from workbench.runs import (
     RunHandle,
     RunStore,
     read_log_tail,
+    read_run_config,
     summarize,
 )
 
@@ -62,8 +63,9 @@ class LaunchedJob(Job):
         cwd: Path | None = None,
         timeout_s: float | None = None,
         ranks: int = 1,
+        config: Mapping[str, Any] | None = None,
     ) -> None:
-        super().__init__(handle.run_dir, handle.run_id, name)
+        super().__init__(handle.run_dir, handle.run_id, name, config=config)
         self.handle = handle
         self.argv = list(argv)
         self.timeout_s = timeout_s
@@ -168,7 +170,7 @@ def start_launched(
 ) -> LaunchedJob:
     """Create a run and start ``argv`` as a subprocess in its own process group; returns at once."""
     handle = store.create(name, config, kind=LaunchedJob.kind)
-    return LaunchedJob(handle, name, argv, env=env, cwd=cwd, timeout_s=timeout_s, ranks=ranks)
+    return LaunchedJob(handle, name, argv, env=env, cwd=cwd, timeout_s=timeout_s, ranks=ranks, config=config)
 
 
 class AttachedRun(Job):
@@ -177,7 +179,7 @@ class AttachedRun(Job):
     kind = "attached"
 
     def __init__(self, run_dir: Path) -> None:
-        super().__init__(run_dir, run_dir.name, run_dir.name)
+        super().__init__(run_dir, run_dir.name, run_dir.name, config=read_run_config(run_dir))
         self.tailer = EventTailer(run_dir, self.metrics)
         self._stop = threading.Event()
         self.poll()

@@ -3,6 +3,7 @@
 MESSAGES: dict[str, tuple[str, str]] = {
     "app.title": ("Paddle Workbench", "Paddle 工作台"),
     "status.running": ("running", "运行中"),
+    "status.paused": ("paused", "已暂停"),
     "status.finished": ("finished", "已完成"),
     "status.failed": ("failed", "失败"),
     "status.cancelled": ("cancelled", "已取消"),

@@ -1,0 +1,150 @@
+"""Pilot tests of the ``env`` screen with fake probes: results stream in while a slow probe still runs,
+the keys keep working, re-runs and export work, and a failing probe never takes the app down."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.widgets import DataTable, Static
+
+from workbench.envcheck import Facts, GpuSample, Probe, ProbeContext, Rule, SystemSnapshot, Verdict
+from workbench.screens.env import EnvScreen
+
+
+class FakeMonitor:
+    """A system monitor with one GPU, so the panel's GPU branch runs on a CPU box."""
+
+    def sample(self) -> SystemSnapshot:
+        gpu = GpuSample(0, "FakeGPU-80G", 1024, 81920, 42)
+        return SystemSnapshot(12.0, 2, 2 * 2**30, 8 * 2**30, (gpu,))
+
+
+class EnvTestApp(App[None]):
+    def __init__(self, screen: EnvScreen, workspace: Path) -> None:
+        super().__init__()
+        self.workspace = workspace
+        self._env_screen = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self._env_screen)
+
+
+def _probe(name: str, run: Callable[[ProbeContext, Facts], Mapping[str, Any]]) -> Probe:
+    return Probe(name, run, timeout_s=30.0)
+
+
+def _rule(rule_id: str, probe: str) -> Rule:
+    def evaluate(facts: Facts) -> Verdict:
+        data = facts.data(probe)
+        return Verdict(
+            data.get("status", "pass"), f"{rule_id}: {data.get('says', '?')}", fix=data.get("fix", "")
+        )
+
+    return Rule(rule_id, (probe,), evaluate)
+
+
+def _screen(probes: list[Probe], rules: list[Rule], **kwargs: Any) -> EnvScreen:
+    return EnvScreen(
+        probes=probes, rules=rules, monitor=FakeMonitor(), refresh_s=0.2, timeout_s=20.0, **kwargs
+    )  # type: ignore[arg-type]
+
+
+def _status(screen: EnvScreen, rule_id: str) -> str:
+    return str(screen.query_one(DataTable).get_cell(rule_id, "status"))
+
+
+async def _wait_for(pilot: Any, condition: Callable[[], bool], tries: int = 400) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("condition not met in time")
+
+
+async def test_results_stream_in_while_a_slow_probe_runs_and_keys_work(tmp_path: Path) -> None:
+    release = threading.Event()
+
+    def slow(ctx: ProbeContext, facts: Facts) -> dict[str, Any]:
+        # Bounded wait that honours cancellation, like the real probes.
+        for _ in range(400):
+            if release.is_set() or ctx.cancel.is_set():
+                break
+            release.wait(0.05)
+        return {"says": "slow done"}
+
+    probes = [_probe("fast", lambda ctx, facts: {"says": "fast done"}), _probe("slow", slow)]
+    rules = [_rule("check.fast", "fast"), _rule("check.slow", "slow")]
+    screen = _screen(probes, rules)
+    app = EnvTestApp(screen, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _wait_for(pilot, lambda: "pass" in _status(screen, "check.fast"))
+        # The slow probe is still running: its row says so, and the UI answers keys meanwhile.
+        assert "pass" not in _status(screen, "check.slow")
+        assert not release.is_set()
+        await pilot.press("down")
+        await pilot.press("up")
+        detail = str(screen.query_one("#env-detail-text", Static).render())
+        assert "check.fast: fast done" in detail
+        await pilot.press("e")  # export a partial report while the slow probe runs
+        await _wait_for(pilot, lambda: any((tmp_path / "reports").glob("env-check-*.md")))
+        release.set()
+        await _wait_for(pilot, lambda: "pass" in _status(screen, "check.slow"))
+        system = str(screen.query_one("#env-system", Static).render())
+        assert "FakeGPU-80G" in system
+    report = next((tmp_path / "reports").glob("env-check-*.md")).read_text(encoding="utf-8")
+    assert "check.fast" in report
+
+
+async def test_rerun_selected_runs_only_that_check_and_rerun_all_runs_everything(tmp_path: Path) -> None:
+    calls = {"a": 0, "b": 0}
+
+    def counting(name: str) -> Callable[[ProbeContext, Facts], Mapping[str, Any]]:
+        def run(ctx: ProbeContext, facts: Facts) -> dict[str, Any]:
+            calls[name] += 1
+            return {"says": f"{name} #{calls[name]}"}
+
+        return run
+
+    probes = [_probe("a", counting("a")), _probe("b", counting("b"))]
+    screen = _screen(probes, [_rule("check.a", "a"), _rule("check.b", "b")])
+    app = EnvTestApp(screen, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _wait_for(pilot, lambda: not screen._running and calls == {"a": 1, "b": 1})
+        await pilot.press("down")  # select check.b
+        await pilot.press("r")
+        await _wait_for(pilot, lambda: calls["b"] == 2 and not screen._running)
+        assert calls["a"] == 1
+        table = screen.query_one(DataTable)
+        await _wait_for(pilot, lambda: "b #2" in str(table.get_cell("check.b", "summary")))
+        await pilot.press("R")  # shift+r
+        await _wait_for(pilot, lambda: calls == {"a": 2, "b": 3} and not screen._running)
+
+
+async def test_a_crashing_probe_is_a_failed_row_and_the_app_keeps_running(tmp_path: Path) -> None:
+    def broken(ctx: ProbeContext, facts: Facts) -> dict[str, Any]:
+        raise RuntimeError("probe exploded")
+
+    probes = [_probe("broken", broken), _probe("fine", lambda ctx, facts: {"says": "ok"})]
+    screen = _screen(probes, [_rule("check.broken", "broken"), _rule("check.fine", "fine")])
+    app = EnvTestApp(screen, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _wait_for(pilot, lambda: "fail" in _status(screen, "check.broken"))
+        await _wait_for(pilot, lambda: "pass" in _status(screen, "check.fine"))
+        detail = str(screen.query_one("#env-detail-text", Static).render())
+        assert "probe exploded" in detail  # first row is selected: its failure and fix are shown
+        assert app.is_running
+
+
+async def test_fix_is_shown_in_the_detail_pane(tmp_path: Path) -> None:
+    probes = [_probe("p", lambda ctx, facts: {"status": "fail", "says": "bad", "fix": "export FOO=1"})]
+    screen = _screen(probes, [_rule("check.p", "p")])
+    app = EnvTestApp(screen, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _wait_for(pilot, lambda: "fail" in _status(screen, "check.p"))
+        await _wait_for(
+            pilot, lambda: "export FOO=1" in str(screen.query_one("#env-detail-text", Static).render())
+        )
