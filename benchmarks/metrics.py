@@ -58,24 +58,30 @@ def main() -> None:
         log_us = per_call_us(log_calls, N_SAMPLES)
         deque_us = per_call_us(deque_calls, N_SAMPLES)
         handle.close()
-    print(f"ctx.log (3 values): {log_us:.2f} µs/sample   bare deque.append: {deque_us:.2f} µs   "
-          f"ratio to 5 µs budget: {log_us / 5:.2f}")
+    print(
+        f"ctx.log (3 values): {log_us:.2f} µs/sample   bare deque.append: {deque_us:.2f} µs   "
+        f"ratio to 5 µs budget: {log_us / 5:.2f}"
+    )
 
     plot = BraillePlot()
     times = {}
     for n in (1_000, 100_000, 1_000_000):
         x = np.arange(n, dtype=np.float64)
         y = np.exp(-x / n * 5) + np.random.default_rng(0).random(n) * 0.1
-        plot.set_series([PlotSeries("loss", x, y, "#4f8ff7"), PlotSeries("val", x[::10], y[::10] + 0.1, "#ffb454")])
+        plot.set_series(
+            [PlotSeries("loss", x, y, "#4f8ff7"), PlotSeries("val", x[::10], y[::10] + 0.1, "#ffb454")]
+        )
         samples = []
         for _ in range(7):
             t0 = time.perf_counter()
             plot.render_lines_text(120, 30)
             samples.append((time.perf_counter() - t0) * 1000)
         times[n] = statistics.median(samples)
-    print("plot redraw 120x30, 2 series (median ms): "
-          + "  ".join(f"{n:>9,} pts: {ms:6.2f}" for n, ms in times.items())
-          + f"   1M/1k ratio: {times[1_000_000] / times[1_000]:.2f}")
+    print(
+        "plot redraw 120x30, 2 series (median ms): "
+        + "  ".join(f"{n:>9,} pts: {ms:6.2f}" for n, ms in times.items())
+        + f"   1M/1k ratio: {times[1_000_000] / times[1_000]:.2f}"
+    )
 
     series = MetricSeries()
     n = 1_000_000

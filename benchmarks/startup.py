@@ -33,7 +33,10 @@ def first_frame_seconds(workspace: Path) -> float:
             send(b"q")
 
     code, _ = run_in_pty(
-        [sys.executable, "-m", "workbench", "--workspace", str(workspace)], env=env, timeout=30, on_output=on_output
+        [sys.executable, "-m", "workbench", "--workspace", str(workspace)],
+        env=env,
+        timeout=30,
+        on_output=on_output,
     )
     if not seen or code != 0:
         raise SystemExit(f"the app did not draw its first frame (exit code {code})")
@@ -52,7 +55,9 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "workbench", "--help"], capture_output=True, check=True)
         help_samples.append(time.perf_counter() - t0)
     print("start → first frame (s):", " ".join(f"{s:.3f}" for s in samples))
-    print(f"median first frame: {statistics.median(samples):.3f} s   (budget 1.0 s → ratio {statistics.median(samples) / 1.0:.2f})")
+    print(
+        f"median first frame: {statistics.median(samples):.3f} s   (budget 1.0 s → ratio {statistics.median(samples) / 1.0:.2f})"
+    )
     print(f"median `--help`:    {statistics.median(help_samples):.3f} s")
 
 

@@ -42,7 +42,7 @@ def _mode_screens() -> dict[str, Any]:
 
     return {
         "runs": make("runs", "RunsScreen"),
-        "env": make("placeholders", "EnvPlaceholderScreen"),
+        "env": make("env", "EnvScreen"),
         "plan": make("placeholders", "PlanScreen"),
         "monitor": make("monitor", "MonitorScreen"),
         "compare": make("placeholders", "CompareScreen"),

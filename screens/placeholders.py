@@ -32,7 +32,3 @@ class CompareScreen(PlaceholderScreen):
 
 class WizardScreen(PlaceholderScreen):
     mode = "wizard"
-
-
-class EnvPlaceholderScreen(PlaceholderScreen):
-    mode = "env"

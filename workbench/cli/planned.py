@@ -14,7 +14,6 @@ from workbench.i18n import t
 
 # command name -> (help key, issue that delivers it)
 PLANNED: dict[str, tuple[str, str]] = {
-    "check": ("cli.check.help", "#3"),
     "plan": ("cli.plan.help", "the auto-parallel issue"),
     "compare": ("cli.compare.help", "the inference-parity issue"),
     "dataset": ("cli.dataset.help", "the datasets issue"),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
 import click
 
 from workbench.i18n import current_language, t
@@ -11,6 +13,7 @@ from workbench.runs import resolve_workspace
 
 # click's own headings, translated by our formatter (click takes them from gettext, which we don't ship).
 _HEADINGS_ZH = {"Options": "选项", "Commands": "命令", "Arguments": "参数"}
+_CLICK_HELP_TEXT = "Show this message and exit."
 
 
 class CatalogHelpFormatter(click.HelpFormatter):
@@ -18,6 +21,11 @@ class CatalogHelpFormatter(click.HelpFormatter):
 
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
         super().write_usage(prog, args, prefix=t("cli.usage") + " ")
+
+    def write_dl(self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
+        # click builds each command's --help option lazily with its own English text.
+        rows = [(term, t("cli.help.help") if text == _CLICK_HELP_TEXT else text) for term, text in rows]
+        super().write_dl(rows, col_max, col_spacing)
 
     def write_heading(self, heading: str) -> None:
         if current_language() == "zh":

@@ -131,11 +131,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Not available yet in this version — it arrives with its own issue.",
         "此版本尚未提供 —— 将随对应的需求一起发布。",
     ),
-    "ui.placeholder.env": (
-        "Will show: each environment check streaming in with pass/warn/fail, the facts behind it and the exact "
-        "command that fixes it.",
-        "将显示：逐项流式出现的环境检查结果（通过/警告/失败）、其依据以及修复所需的确切命令。",
-    ),
     "ui.placeholder.plan": (
         "Will show: the model's parameters on a ProcessMesh; mark each Shard / Replicate / Partial, see the "
         "memory and communication estimate, validate, and launch on N ranks with parity against the baseline.",

@@ -1,0 +1,89 @@
+"""``paddle-workbench check``: is Paddle usable on this machine, and if not, what exactly to type.
+
+Human table by default, ``--json`` for tools (one document: ``{"checks": [...], "facts": {...}}``),
+``--markdown`` for a bug report. Exit codes follow DESIGN.md §4: 0 when nothing failed (warnings and
+skips included), 1 when a check failed, 2 for bad options.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.console import Console
+
+from workbench.cli.output import EXIT_BAD_INPUT, emit_json, human_console
+from workbench.cli.root import CliState
+from workbench.envcheck import CheckReport, Finding, ProbeContext, markdown_report, run_checks
+from workbench.envcheck.report import findings_table, fixes, status_text, summary_line
+from workbench.envcheck.rules.base import rule_title
+from workbench.i18n import t
+
+DEFAULT_TIMEOUT_S = 120.0
+
+
+def _print_human(console: Console, report: CheckReport) -> None:
+    console.print(findings_table(report.findings))
+    needing = fixes(report.findings)
+    if needing:
+        console.print()
+        console.print(f"[bold]{t('envcheck.report.fixes')}[/]")
+        for finding in needing:
+            line = status_text(finding.status)
+            line.append(f" {rule_title(finding.id)}: ", style="bold")
+            line.append(finding.summary)
+            console.print(line)
+            for fix_line in finding.fix.splitlines():
+                console.print(f"    {fix_line}", markup=False, highlight=False)
+    console.print()
+    console.print(summary_line(report), markup=False)
+
+
+def _positive(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """``--timeout`` must be a positive number of seconds (a usage error, exit 2, otherwise)."""
+    if value <= 0:
+        raise click.BadParameter(t("cli.check.timeout_positive", value=f"{value:g}"))
+    return value
+
+
+def check_command() -> click.Command:
+    @click.command("check", help=t("cli.check.help"))
+    @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
+    @click.option("--markdown", "markdown_mode", is_flag=True, help=t("cli.check.opt.markdown"))
+    @click.option(
+        "--timeout",
+        "timeout_s",
+        type=float,
+        callback=_positive,
+        default=DEFAULT_TIMEOUT_S,
+        metavar="S",
+        help=t("cli.check.opt.timeout", default=f"{DEFAULT_TIMEOUT_S:g}"),
+    )
+    @click.pass_context
+    def check(ctx: click.Context, json_mode: bool, markdown_mode: bool, timeout_s: float) -> None:
+        if json_mode and markdown_mode:
+            human_console(True).print(t("cli.check.exclusive"), markup=False)
+            ctx.exit(EXIT_BAD_INPUT)
+        state = ctx.find_root().obj
+        assert isinstance(state, CliState)
+        # Machine-readable output owns stdout; progress and human text go to stderr then.
+        console = human_console(json_mode or markdown_mode)
+        context = ProbeContext(workspace=state.workspace)
+        done: list[Finding] = []
+        with console.status(t("cli.check.running"), spinner="dots") as status:
+
+            def on_finding(finding: Finding) -> None:
+                done.append(finding)
+                status.update(t("cli.check.progress", done=len(done), last=rule_title(finding.id)))
+
+            report = run_checks(context=context, timeout_s=timeout_s, on_finding=on_finding)
+        if json_mode:
+            emit_json(report.to_dict())
+        elif markdown_mode:
+            sys.stdout.write(markdown_report(report))
+            sys.stdout.flush()
+        else:
+            _print_human(console, report)
+        ctx.exit(report.exit_code)
+
+    return check

@@ -1,0 +1,118 @@
+"""A cheap snapshot of the host for the live system panel: CPU, RAM, and GPU memory/utilisation.
+
+Called every few seconds from a worker thread, so it must stay cheap: ``psutil`` for the host, NVML in
+process when ``nvidia-ml-py`` is installed, else one bounded ``nvidia-smi`` query. Once a source is
+known to be absent it is not asked again.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import psutil
+
+from workbench.envcheck.isolate import ProbeError
+from workbench.envcheck.nvidia import find_nvidia_smi, query_nvidia_smi
+
+
+@dataclass(frozen=True)
+class GpuSample:
+    index: int
+    name: str
+    memory_used_mib: int | None
+    memory_total_mib: int | None
+    utilization_pct: int | None
+
+
+@dataclass(frozen=True)
+class SystemSnapshot:
+    cpu_percent: float
+    cpu_count: int
+    memory_used_bytes: int
+    memory_total_bytes: int
+    gpus: tuple[GpuSample, ...] = field(default_factory=tuple)
+
+
+class SystemMonitor:
+    """Produces :class:`SystemSnapshot` s; remembers which GPU source works on this machine."""
+
+    def __init__(self, env: Mapping[str, str] | None = None, gpu_timeout_s: float = 3.0) -> None:
+        self._env = dict(os.environ if env is None else env)
+        self._timeout = gpu_timeout_s
+        self._gpu_source: str | None = None  # "nvml", "nvidia-smi" or "none" once decided
+        self._lock = threading.Lock()
+        psutil.cpu_percent(interval=None)  # prime: the first call always returns 0.0
+
+    def sample(self) -> SystemSnapshot:
+        memory = psutil.virtual_memory()
+        return SystemSnapshot(
+            cpu_percent=psutil.cpu_percent(interval=None),
+            cpu_count=psutil.cpu_count() or 1,
+            memory_used_bytes=memory.total - memory.available,
+            memory_total_bytes=memory.total,
+            gpus=tuple(self._gpus()),
+        )
+
+    def _gpus(self) -> list[GpuSample]:
+        with self._lock:
+            if self._gpu_source is None:
+                self._gpu_source = self._pick_source()
+            source = self._gpu_source
+        if source == "nvml":
+            try:
+                return _nvml_samples()
+            except Exception:
+                self._gpu_source = "none"
+                return []
+        if source == "nvidia-smi":
+            try:
+                facts = query_nvidia_smi(self._env, timeout_s=self._timeout, with_cuda_version=False)
+            except (ProbeError, OSError):
+                return []
+            return [_from_row(row) for row in facts.get("gpus") or []]
+        return []
+
+    def _pick_source(self) -> str:
+        try:
+            _nvml_samples()
+            return "nvml"
+        except Exception:
+            pass
+        return "nvidia-smi" if find_nvidia_smi(self._env) else "none"
+
+
+def _from_row(row: Mapping[str, Any]) -> GpuSample:
+    return GpuSample(
+        index=int(row.get("index") or 0),
+        name=str(row.get("name") or "?"),
+        memory_used_mib=row.get("memory_used_mib"),
+        memory_total_mib=row.get("memory_total_mib"),
+        utilization_pct=row.get("utilization_pct"),
+    )
+
+
+def _nvml_samples() -> list[GpuSample]:
+    """GPU samples through NVML (``nvidia-ml-py``); raises when it is absent or has no driver."""
+    import pynvml  # type: ignore[import-not-found, unused-ignore]
+
+    pynvml.nvmlInit()
+    samples = []
+    for index in range(pynvml.nvmlDeviceGetCount()):
+        handle = pynvml.nvmlDeviceGetHandleByIndex(index)
+        name = pynvml.nvmlDeviceGetName(handle)
+        memory = pynvml.nvmlDeviceGetMemoryInfo(handle)
+        utilization = pynvml.nvmlDeviceGetUtilizationRates(handle)
+        samples.append(
+            GpuSample(
+                index=index,
+                name=name.decode() if isinstance(name, bytes) else str(name),
+                memory_used_mib=int(memory.used) // 2**20,
+                memory_total_mib=int(memory.total) // 2**20,
+                utilization_pct=int(utilization.gpu),
+            )
+        )
+    return samples
