@@ -100,23 +100,7 @@ class WorkbenchApp(App[int]):
     def _register_themes(self) -> None:
         specs, self.theme_problems = load_theme_specs()
         for spec in specs:
-            self.register_theme(
-                Theme(
-                    name=spec.name,
-                    primary=spec.primary,
-                    secondary=spec.secondary,
-                    accent=spec.accent,
-                    warning=spec.warning,
-                    error=spec.error,
-                    success=spec.success,
-                    foreground=spec.foreground,
-                    background=spec.background,
-                    surface=spec.surface,
-                    panel=spec.panel,
-                    dark=spec.dark,
-                    variables=spec.variables,
-                )
-            )
+            self.register_theme(Theme(**spec.model_dump()))
         wanted = resolve_theme_name(self._requested_theme)
         if wanted not in self.available_themes:
             self.theme_problems.append(t("ui.theme.unknown", name=str(self._requested_theme)))
@@ -165,15 +149,10 @@ class WorkbenchApp(App[int]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="paddle")
     def _load_paddle(self) -> None:
         """Import Paddle off the UI thread (2-3 s, ~290 MB); the first frame never waits for it."""
-        os.environ.setdefault("GLOG_minloglevel", "2")
-        import warnings
+        from workbench.training.runtime import import_paddle
 
-        # A targeted, permanent filter: ``catch_warnings`` is process-global and not thread-safe, so
-        # using it here would silently swallow warnings a running job emits at the same moment.
-        warnings.filterwarnings("ignore", message=".*ccache.*")
         try:
-            import paddle  # noqa: F401
-
+            paddle = import_paddle()
             version = str(getattr(paddle, "__version__", "?"))
             state = "ready"
         except Exception:  # noqa: BLE001 - any import failure means "not usable here"
@@ -222,6 +201,35 @@ class WorkbenchApp(App[int]):
         if open_monitor:
             self.open_in_monitor(job)
         return job
+
+    def ask_train_config(self) -> None:
+        """Pick a training config (sample configs offered) and train it in process, like ``train``."""
+        from workbench.screens.dialogs import TrainConfigScreen
+
+        samples = sorted(str(p) for p in Path("sample_configs").glob("train_*.yaml"))
+        self.push_screen(TrainConfigScreen(samples), self._train_chosen)
+
+    def _train_chosen(self, config: str | None) -> None:
+        if config:
+            self.notify(t("ui.train.preparing", config=config))
+            self.train_config(config)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="train")
+    def train_config(self, config: str) -> None:
+        """Validate (and generate demo data), then start the run: the same engine calls as the CLI."""
+        from workbench.config import ConfigError
+        from workbench.datasets.layouts import DatasetError
+        from workbench.training import PrepareError, prepare_training, start_training
+
+        try:
+            plan = prepare_training(config, store=self.store)
+            job = start_training(plan, self.store)
+        except (ConfigError, DatasetError, PrepareError) as exc:
+            # Bad input is a located message list, never a traceback (each error's str lists them all).
+            title = t("ui.train.invalid", config=config)
+            self.call_from_thread(self.push_screen, ErrorScreen(title, str(exc)))
+            return
+        self.call_from_thread(self.start_job, lambda _store: job)
 
     # -- global behaviour ------------------------------------------------------------------------
 

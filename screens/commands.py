@@ -20,6 +20,7 @@ def _actions(app: Any) -> list[tuple[str, str, Callable[[], Any]]]:
         for mode in MODE_ORDER
     ]
     entries += [
+        (t("ui.cmd.train"), t("ui.cmd.train.help"), app.ask_train_config),
         (
             t("ui.cmd.demo"),
             t("ui.cmd.demo.help"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from rich.table import Table
 from textual.app import ComposeResult
@@ -23,6 +23,7 @@ HELP_KEYS: list[tuple[str, str]] = [
     ("?", "ui.help.help"),
     ("q", "ui.help.quit"),
     ("enter", "ui.help.open"),
+    ("t", "ui.help.train"),
     ("d / f", "ui.help.demo"),
     ("s", "ui.help.stop"),
     ("[ / ]", "ui.help.metric"),
@@ -121,6 +122,38 @@ class RunPickerScreen(LocalizedModal[str | None]):
             else:
                 yield Static(t("ui.picker.none"))
             yield Static(t("ui.picker.hint"), classes="dim")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TrainConfigScreen(LocalizedModal[str | None]):
+    """Ask for a training config to run (sample configs offered); ``None`` when cancelled."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "ui.key.close")]
+
+    def __init__(self, suggestions: list[str]) -> None:
+        super().__init__()
+        self._suggestions = suggestions
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import Input
+
+        with Vertical(classes="modal-box"):
+            yield Static(t("ui.train.title"), classes="modal-title")
+            yield Input(value=self._suggestions[0] if self._suggestions else "", id="train-config")
+            if self._suggestions:
+                yield OptionList(
+                    *(Option(path, id=path) for path in self._suggestions), id="train-suggestions"
+                )
+            yield Static(t("ui.train.hint"), classes="dim")
+
+    def on_input_submitted(self, event: Any) -> None:
+        value = str(event.value).strip()
+        self.dismiss(value or None)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

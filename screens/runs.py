@@ -25,6 +25,7 @@ class RunsScreen(WorkbenchScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "ui.key.open"),
         Binding("r", "refresh", "ui.key.refresh"),
+        Binding("t", "train", "ui.key.train"),
         Binding("d", "demo", "ui.key.demo"),
         Binding("f", "demo_fail", "ui.key.demo_fail"),
     ]
@@ -123,6 +124,9 @@ class RunsScreen(WorkbenchScreen):
 
     def action_refresh(self) -> None:
         self.refresh_runs()
+
+    def action_train(self) -> None:
+        self.wb.ask_train_config()
 
     def action_demo(self) -> None:
         from workbench.demo import start_demo_job

@@ -1,15 +1,240 @@
-"""``paddle-workbench train CONFIG``: validate the config now; the training engine comes with issue 4."""
+"""``paddle-workbench train CONFIG [-o KEY=VALUE ...] [--resume latest|RUN] [--plain] [--json]``.
+
+Presentation only: :func:`workbench.training.prepare_training` checks the request (exit 2 on bad input,
+with ``file:line[:col]`` messages, before Paddle is imported) and :func:`workbench.training.start_training`
+runs it on a worker thread. This module follows the job: a rich progress bar on a terminal, plain lines
+otherwise (``--plain``, a pipe, ``TERM=dumb``, or ``--json``, whose human text goes to stderr), and the
+run folder's path as the last line of human output.
+
+Exit codes: 0 finished, 1 failed (an exception, a non-finite loss under a ``stop`` policy), 2 bad input,
+130 stopped by Ctrl-C. The first Ctrl-C asks the run to stop after the current step (it saves a
+checkpoint; ``--resume`` continues from it); a second one aborts at once.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import math
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 import click
+from rich.console import Console
 
-from workbench.cli.output import EXIT_BAD_INPUT, emit_json, human_console, print_issues
-from workbench.config import ConfigError, load_model
-from workbench.config.training import TrainingConfig
+from workbench.cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILURES,
+    EXIT_OK,
+    emit_json,
+    human_console,
+    is_headless,
+    print_issues,
+)
+from workbench.config import ConfigError
+from workbench.datasets.layouts import DatasetError
+from workbench.events import AlertRaised, CheckpointSaved, Event, RunFailed, RunFinished, json_safe_float
 from workbench.i18n import t
+from workbench.runner import Job
+from workbench.runs import RunStore
+
+EXIT_CANCELLED = 130
+POLL_S = 0.2
+PLAIN_LINE_EVERY_S = 10.0
+
+
+def _fmt(value: float | None) -> str:
+    if value is None:
+        return "-"
+    if not math.isfinite(value):
+        return str(value)
+    if value != 0 and (abs(value) < 1e-3 or abs(value) >= 1e5):
+        return f"{value:.3e}"
+    return f"{value:.4f}"
+
+
+def _metrics_text(values: dict[str, Any]) -> str:
+    return ", ".join(
+        f"{name} {_fmt(float(v)) if isinstance(v, int | float) else v}" for name, v in values.items()
+    )
+
+
+class ProgressReporter:
+    """Turns a job's live metrics and lifecycle events into progress output (bar or plain lines)."""
+
+    def __init__(self, job: Job, console: Console, total: int, start_step: int, *, rich_bar: bool) -> None:
+        self.job = job
+        self.console = console
+        self.total = total
+        self.start_step = start_step
+        self._event_index = 0
+        self._eval_seen = 0
+        self._last_line_step = start_step
+        self._last_line_time = time.monotonic()
+        self._every = max(1, (total - start_step) // 10)
+        self.alerts: list[AlertRaised] = []
+        self.checkpoint: str | None = None
+        self._progress: Any = None
+        self._task: Any = None
+        if rich_bar:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self._progress = Progress(
+                TextColumn(t("training.cli.progress_label")),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                TextColumn("{task.fields[status]}"),
+                console=console,
+            )
+            self._task = self._progress.add_task("train", total=total, completed=start_step, status="")
+
+    def __enter__(self) -> ProgressReporter:
+        if self._progress is not None:
+            self._progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.update()
+        if self._progress is not None:
+            self._progress.stop()
+
+    def _print(self, text: str) -> None:
+        (self._progress.console if self._progress is not None else self.console).print(
+            text, highlight=False, markup=False
+        )
+
+    def update(self) -> None:
+        metrics = self.job.metrics
+        step = metrics.last_step.get(0)
+        latest = metrics.latest(0)
+        # Evaluations (metric rows) and lifecycle events since the last poll, in step order; at the same
+        # step the evaluation comes first, as in the loop.
+        pending: list[tuple[int, int, Any]] = [(s, 0, values) for s, values in self._new_evals()]
+        for event in self.job.lifecycle[self._event_index :]:
+            self._event_index += 1
+            event_step = getattr(event, "step", None)
+            pending.append((event_step if isinstance(event_step, int) else step or 0, 1, event))
+        for row_step, kind, item in sorted(pending, key=lambda row: (row[0], row[1])):
+            if kind == 0:
+                self._print(t("training.cli.eval", step=row_step, metrics=_metrics_text(item)))
+            else:
+                self._on_event(item)
+        if step is None:
+            return
+        status = t(
+            "training.cli.status",
+            loss=_fmt(latest.get("loss")),
+            lr=_fmt(latest.get("lr")),
+            speed=f"{latest.get('samples_per_s', 0.0):.0f}",
+        )
+        if self._progress is not None:
+            self._progress.update(self._task, completed=step, status=status)
+            return
+        now = time.monotonic()
+        crossed = step // self._every > self._last_line_step // self._every
+        if step > self._last_line_step and (
+            crossed or now - self._last_line_time >= PLAIN_LINE_EVERY_S or step == self.total
+        ):
+            self._print(t("training.cli.step", step=step, total=self.total) + "  " + status)
+            self._last_line_step, self._last_line_time = step, now
+
+    def _new_evals(self) -> list[tuple[int, dict[str, float]]]:
+        """``(step, {metric: value})`` for every evaluation logged since the last call."""
+        metrics = self.job.metrics
+        names = [n for n in metrics.names() if n.startswith("eval/")]
+        if not names:
+            return []
+        columns = {}
+        for name in names:
+            series = metrics.series(name)
+            if series is not None:
+                columns[name.removeprefix("eval/")] = series.arrays()
+        first = next(iter(columns.values()))
+        steps = first[0][self._eval_seen :].tolist()
+        self._eval_seen += len(steps)
+        out: list[tuple[int, dict[str, float]]] = []
+        for eval_step in steps:
+            values = {}
+            for name, (s_arr, v_arr) in columns.items():
+                hits = (s_arr == eval_step).nonzero()[0]
+                if len(hits):
+                    values[name] = float(v_arr[hits[-1]])
+            out.append((int(eval_step), values))
+        return out
+
+    def _on_event(self, event: Event) -> None:
+        if isinstance(event, CheckpointSaved):
+            self.checkpoint = event.path
+            self._print(t("training.cli.checkpoint", step=event.step, path=event.path))
+        elif isinstance(event, AlertRaised):
+            self.alerts.append(event)
+            self._print(t("training.cli.alert", kind=event.kind, message=event.message))
+            if event.kind == "hang":
+                self._print(
+                    t("training.cli.hang_file", path=str(self.job.run_dir / f"hang-{event.step}.txt"))
+                )
+
+
+@contextlib.contextmanager
+def _cooperative_sigint(job: Job, console: Console) -> Iterator[None]:
+    """First Ctrl-C: stop after the current step (a checkpoint is saved); second: abort now."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if job.cancel_event.is_set():
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            raise KeyboardInterrupt
+        job.cancel()
+        console.print(t("training.cli.stopping"), highlight=False)
+
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr(active: bool) -> Iterator[None]:
+    """With ``--json``, stdout carries one JSON document: send C-level writes to fd 1 to stderr meanwhile."""
+    if not active:
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def _final_metrics(job: Job) -> dict[str, Any]:
+    """The run's final loss and eval metrics; NaN/Inf become strings so the JSON stays valid."""
+    result = job.result
+    if isinstance(result, RunFinished) and isinstance(result.summary.get("final_metrics"), dict):
+        values = dict(result.summary["final_metrics"])
+    else:
+        latest = job.metrics.latest(0)
+        values = {k: v for k, v in latest.items() if k == "loss" or k.startswith("eval/")}
+    return {k: json_safe_float(v) if isinstance(v, float) else v for k, v in values.items()}
+
+
+def _bad_input(json_mode: bool, errors: list[dict[str, Any]]) -> None:
+    if json_mode:
+        emit_json({"run_dir": None, "status": "invalid", "errors": errors})
 
 
 def train_command() -> click.Command:
@@ -28,17 +253,110 @@ def train_command() -> click.Command:
         plain: bool,
         json_mode: bool,
     ) -> None:
+        from workbench.training import PrepareError, prepare_training, start_training
+
         console = human_console(json_mode)
+        root = ctx.find_root().obj
+        workspace = getattr(root, "workspace", None)
+        # Decide now: once a job runs, sys.stdout is the capture router (never a TTY).
+        rich_bar = not json_mode and not is_headless(plain or bool(getattr(root, "plain", False)))
+        store = RunStore(workspace)
+
+        def notify(message: str) -> None:
+            console.print(message, highlight=False, markup=False)
+
         try:
-            load_model(config, TrainingConfig, overrides)
+            plan = prepare_training(config, overrides, resume=resume, store=store, notify=notify)
         except ConfigError as exc:
             print_issues(console, exc.issues)
-            if json_mode:
-                emit_json({"run_dir": None, "status": "invalid", "errors": [i.to_dict() for i in exc.issues]})
+            _bad_input(json_mode, [i.to_dict() for i in exc.issues])
             ctx.exit(EXIT_BAD_INPUT)
-        console.print(t("cli.planned", command="train", issue="#4"))
+        except DatasetError as exc:
+            for problem in exc.problems:
+                console.print(f"[bold red]{t('cli.error_prefix')}[/] {problem}", highlight=False)
+            _bad_input(json_mode, [p.to_dict() for p in exc.problems])
+            ctx.exit(EXIT_BAD_INPUT)
+        except PrepareError as exc:
+            for message in exc.messages:
+                console.print(f"[bold red]{t('cli.error_prefix')}[/] {message}", highlight=False)
+            _bad_input(json_mode, [{"message": m} for m in exc.messages])
+            ctx.exit(EXIT_BAD_INPUT)
+
+        cfg = plan.cfg
+        notify(t("training.cli.config", file=str(config), task=cfg.task, steps=cfg.train.steps))
+        if plan.resume is not None:
+            notify(t("training.cli.resuming", run=str(plan.resume.run_dir), step=plan.resume.step))
+        notify(t("training.cli.loading_paddle"))
+        with _stdout_to_stderr(json_mode):
+            try:
+                job = start_training(plan, store)
+            except PrepareError as exc:
+                for message in exc.messages:
+                    console.print(f"[bold red]{t('cli.error_prefix')}[/] {message}", highlight=False)
+                _bad_input(json_mode, [{"message": m} for m in exc.messages])
+                ctx.exit(EXIT_BAD_INPUT)
+            notify(t("runs.run_dir", path=str(job.run_dir)))
+            start_step = plan.resume.step if plan.resume is not None else 0
+            reporter = ProgressReporter(job, console, cfg.train.steps, start_step, rich_bar=rich_bar)
+            with _cooperative_sigint(job, console), reporter:
+                while not job.wait(POLL_S):
+                    reporter.update()
+        status = job.status
+        result = job.result
+        final = _final_metrics(job)
+        summary = result.summary if isinstance(result, RunFinished) else {}
+        last_step = job.metrics.last_step.get(0)
+        if isinstance(result, RunFinished):
+            notify(
+                t(
+                    "training.cli.finished",
+                    seconds=f"{float(summary.get('duration_s') or 0.0):.1f}",
+                    step=result.step,
+                    metrics=_metrics_text(final),
+                )
+            )
+            if summary.get("export"):
+                notify(t("training.cli.exported", path=str(summary["export"])))
+        elif isinstance(result, RunFailed):
+            notify(
+                t(
+                    "training.cli.failed",
+                    step=result.step if result.step is not None else "-",
+                    error=result.error,
+                )
+            )
+            notify(t("training.cli.logs", path=str(job.run_dir / "logs.txt")))
+        else:
+            notify(t("training.cli.cancelled", step=last_step if last_step is not None else "-"))
+            if reporter.checkpoint:
+                notify(t("training.cli.resume_hint", config=str(config), run=job.run_id))
         if json_mode:
-            emit_json({"run_dir": None, "status": "not_available"})
-        ctx.exit(EXIT_BAD_INPUT)
+            emit_json(
+                {
+                    "run_dir": str(job.run_dir),
+                    "run_id": job.run_id,
+                    "status": status,
+                    "final_metrics": final,
+                    "last_step": last_step,
+                    "steps": cfg.train.steps,
+                    "error": result.error if isinstance(result, RunFailed) else None,
+                    "alerts": [
+                        {"kind": a.kind, "message": a.message, "step": a.step} for a in reporter.alerts
+                    ],
+                    "checkpoint": summary.get("checkpoint", reporter.checkpoint),
+                    "export": summary.get("export"),
+                    "resumed_from": summary.get("resumed_from")
+                    or (
+                        {"run_dir": str(plan.resume.run_dir), "step": plan.resume.step}
+                        if plan.resume
+                        else None
+                    ),
+                    "duration_s": summary.get("duration_s"),
+                    "notices": plan.notices,
+                }
+            )
+        # The run folder is the last line of human output, alone, so scripts can `tail -n 1` it.
+        console.print(str(job.run_dir), highlight=False, markup=False, soft_wrap=True)
+        ctx.exit({"finished": EXIT_OK, "failed": EXIT_FAILURES}.get(status, EXIT_CANCELLED))
 
     return train

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class _Strict(BaseModel):
@@ -15,18 +15,49 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_default=True)
 
 
+class DemoData(_Strict):
+    """Size and seed of a generated demo dataset (``data.demo``)."""
+
+    train: int = Field(default=2000, gt=0)
+    """Training images to render."""
+    val: int = Field(default=500, gt=0)
+    """Validation images to render."""
+    seed: int = 0
+    """Seed of the generator: the same seed renders the same files."""
+
+
 class DataSection(_Strict):
     dir: str
     """Dataset folder, relative to the config file (PaddleX / PaddleClas / PaddleOCR layout)."""
     format: Literal["cls", "rec", "det"] = "cls"
     """``cls``: label.txt + train.txt/val.txt; ``rec``: dict.txt + tab-separated lists; ``det``: detection."""
+    demo: bool | DemoData = False
+    """Generate the deterministic demo dataset into ``dir`` when the folder is missing
+    (``true`` for the default size, or ``{train: N, val: M, seed: S}``)."""
+
+    def demo_spec(self) -> DemoData | None:
+        """The demo generation settings, or ``None`` when this is not a demo dataset."""
+        if isinstance(self.demo, DemoData):
+            return self.demo
+        return DemoData() if self.demo else None
+
+
+# Models each built-in task knows; ``model.name`` omitted means the first one.
+TASK_MODELS: dict[str, tuple[str, ...]] = {
+    "image_classification": ("small_cnn",),
+    "text_recognition": ("crnn",),
+}
+TASK_FORMATS: dict[str, str] = {"image_classification": "cls", "text_recognition": "rec"}
 
 
 class ModelSection(_Strict):
-    name: str = "small_cnn"
-    """Model name known to the task (e.g. ``small_cnn`` for classification, ``crnn`` for recognition)."""
+    name: str | None = None
+    """Model name known to the task (``small_cnn`` for classification, ``crnn`` for recognition);
+    omitted: the task's default."""
     num_classes: int | None = Field(default=None, gt=0)
     """Classes of a classifier; read from ``label.txt`` when omitted."""
+    width: int = Field(default=16, gt=0, le=512)
+    """Channels of the first convolution (later layers scale from it): the knob for model size."""
 
 
 class TrainSection(_Strict):
@@ -39,6 +70,14 @@ class TrainSection(_Strict):
     """Seeds paddle, numpy and random; recorded in run.yaml."""
     device: str = "auto"
     """``auto`` (GPU when Paddle has one), ``cpu``, ``gpu`` or ``gpu:N``."""
+    lr_schedule: Literal["constant", "cosine"] = "constant"
+    """Learning-rate schedule after the warm-up: constant, or cosine decay to zero at ``steps``."""
+    warmup_steps: int = Field(default=0, ge=0)
+    """Linear warm-up from 0 to ``lr`` over this many steps."""
+    weight_decay: float = Field(default=0.0, ge=0)
+    """L2 weight decay (decoupled for ``adamw``)."""
+    grad_clip: float | None = Field(default=None, gt=0)
+    """Clip gradients to this global norm (none when omitted)."""
 
     @model_validator(mode="after")
     def _device_known(self) -> TrainSection:
@@ -50,6 +89,19 @@ class TrainSection(_Strict):
 class EvalSection(_Strict):
     every: int = Field(default=50, ge=0)
     """Evaluate every N steps (0: only at the end)."""
+    max_samples: int | None = Field(default=None, gt=0)
+    """Evaluate on the first N validation samples only (all when omitted)."""
+    batch_size: int = Field(default=256, gt=0)
+    """Batch size of evaluation (no gradients, so it can be larger than training's)."""
+
+
+class MetricsSection(_Strict):
+    """What each training step reports besides loss and learning rate."""
+
+    grad_norm: bool = True
+    """Global L2 norm of the gradients (costs a few small kernels per step)."""
+    memory: bool = True
+    """Host RSS, Paddle's host allocator and GPU memory (when on a GPU)."""
 
 
 class CheckpointSection(_Strict):
@@ -73,6 +125,27 @@ class ExportSection(_Strict):
     """Export with ``paddle.jit.save`` at the end of training."""
 
 
+INJECT_PATTERN = r"(nan|inf|raise|hang|slow_checkpoint)@\d+(:\d+(\.\d+)?)?"
+
+
+class DebugSection(_Strict):
+    """Testing aids, not for production runs (undocumented in the samples on purpose)."""
+
+    inject: str = ""
+    """Faults to inject, comma-separated ``kind@step[:seconds]`` with kind ``nan``, ``inf``, ``raise``,
+    ``hang`` or ``slow_checkpoint`` (also from ``$PADDLE_WORKBENCH_INJECT``); see workbench.training.faults."""
+
+    @field_validator("inject")
+    @classmethod
+    def _inject_syntax(cls, value: str) -> str:
+        for part in filter(None, (p.strip() for p in value.split(","))):
+            if not re.fullmatch(INJECT_PATTERN, part):
+                raise ValueError(
+                    f"'{part}' is not kind@step[:seconds] (kinds: nan, inf, raise, hang, slow_checkpoint)"
+                )
+        return value
+
+
 class TrainingConfig(_Strict):
     """A training run: which task, which data, and how to train it."""
 
@@ -88,15 +161,37 @@ class TrainingConfig(_Strict):
     checkpoint: CheckpointSection = Field(default_factory=CheckpointSection)
     alerts: AlertsSection = Field(default_factory=AlertsSection)
     export: ExportSection = Field(default_factory=ExportSection)
+    metrics: MetricsSection = Field(default_factory=MetricsSection)
+    options: dict[str, Any] = Field(default_factory=dict)
+    """Free-form settings for a ``task: custom`` build function (read as ``cfg.options``)."""
+    debug: DebugSection | None = None
+    """Fault injection for tests (see :class:`DebugSection`)."""
 
     @model_validator(mode="after")
     def _task_needs(self) -> TrainingConfig:
         if self.task == "custom":
             if not self.entry or not re.fullmatch(r"[\w.]+:[\w.]+", self.entry):
                 raise ValueError("task: custom needs entry: package.module:function")
-        elif self.data is None:
+            return self
+        if self.data is None:
             raise ValueError(f"task: {self.task} needs a data section (data: {{dir: ..., format: ...}})")
+        expected = TASK_FORMATS[self.task]
+        if "format" not in self.data.model_fields_set:
+            self.data.format = expected  # type: ignore[assignment]  # omitted: the task's own layout
+        if self.data.format != expected:
+            raise ValueError(f"task: {self.task} reads data.format: {expected}, not {self.data.format}")
+        models = TASK_MODELS[self.task]
+        if self.model.name is not None and self.model.name not in models:
+            raise ValueError(
+                f"task: {self.task} has no model {self.model.name!r} (known: {', '.join(models)})"
+            )
         return self
+
+    def model_name(self) -> str:
+        """``model.name``, or the task's default model when omitted."""
+        if self.model.name is not None:
+            return self.model.name
+        return TASK_MODELS.get(self.task, ("custom",))[0]
 
     def data_dir(self, config_path: str | Path) -> Path | None:
         """The dataset folder resolved against the config file's folder."""

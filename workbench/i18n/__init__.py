@@ -24,7 +24,7 @@ Language = Literal["en", "zh"]
 LANGUAGES: tuple[Language, ...] = ("en", "zh")
 
 # Domain modules whose MESSAGES make up the catalog. Later features append their module here.
-_DOMAINS: tuple[str, ...] = ("core", "cli", "config", "runs", "ui")
+_DOMAINS: tuple[str, ...] = ("core", "cli", "config", "runs", "ui", "training", "envcheck")
 
 _current: Language | None = None
 
@@ -48,7 +48,7 @@ def detect_language(environ: Mapping[str, str] | None = None) -> Language:
     env = os.environ if environ is None else environ
     explicit = env.get("PADDLE_WORKBENCH_LANG", "").strip().lower()
     if explicit in LANGUAGES:
-        return explicit  # type: ignore[return-value]
+        return explicit
     for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
         value = env.get(var, "")
         if value:

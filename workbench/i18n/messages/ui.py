@@ -31,6 +31,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.key.open": ("Open in monitor", "在监控中打开"),
     "ui.key.refresh": ("Refresh", "刷新"),
     "ui.key.demo": ("Demo run", "演示运行"),
+    "ui.key.train": ("Train config", "按配置训练"),
+    "ui.cmd.train": ("Train from a config…", "按配置训练…"),
+    "ui.cmd.train.help": (
+        "validate a training YAML and run it in process, like `train`",
+        "校验训练 YAML 并在进程内运行，与 `train` 相同",
+    ),
+    "ui.train.title": ("Train from a config", "按配置训练"),
+    "ui.train.hint": (
+        "enter: train this file (relative to the current folder) · escape: cancel",
+        "enter：训练该文件（相对于当前目录）· escape：取消",
+    ),
+    "ui.train.preparing": (
+        "Checking {config} (demo data is generated on first use)…",
+        "正在检查 {config}（首次使用时会生成演示数据）…",
+    ),
+    "ui.train.invalid": ("Cannot train {config}", "无法训练 {config}"),
     "ui.key.demo_fail": ("Failing demo", "失败演示"),
     "ui.key.stop": ("Stop run", "停止运行"),
     "ui.key.pause": ("Pause/resume", "暂停/继续"),
@@ -66,6 +82,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.help.help": ("this help", "本帮助"),
     "ui.help.quit": ("quit (running jobs are asked to stop)", "退出（会请求运行中的任务停止）"),
     "ui.help.open": ("runs: open the selected run in the monitor", "运行列表：在监控中打开所选运行"),
+    "ui.help.train": (
+        "runs: train from a config (sample configs offered)",
+        "运行列表：按配置训练（提供示例配置）",
+    ),
     "ui.help.demo": ("runs: start a demo run / a demo that fails", "运行列表：启动演示运行 / 会失败的演示"),
     "ui.help.stop": ("monitor: stop the run after its current step", "监控：在当前步结束后停止运行"),
     "ui.help.metric": ("monitor: previous / next metric", "监控：上一个 / 下一个指标"),

@@ -1,0 +1,170 @@
+"""Paddle-free pieces of the training engine: faults, sampler, watchdog, seeds, config, planning."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from workbench.config import ConfigError, TrainingConfig, load_model, validate_file
+from workbench.runs import RunStore
+from workbench.training import PrepareError, prepare_training
+from workbench.training.faults import INJECT_ENV, FaultPlan, faults_from, parse_faults
+from workbench.training.sampler import BatchSource, EpochSampler
+from workbench.training.seeds import capture_rng_state, restore_rng_state, seed_everything
+from workbench.training.watchdog import HangReport, HangWatchdog
+
+SAMPLES = Path(__file__).parents[2] / "sample_configs"
+
+
+def test_fault_specs_parse_and_bad_ones_are_named() -> None:
+    faults = parse_faults("nan@5, raise@9,hang@3:1.5,slow_checkpoint@20")
+    assert [(f.kind, f.step) for f in faults] == [
+        ("nan", 5),
+        ("raise", 9),
+        ("hang", 3),
+        ("slow_checkpoint", 20),
+    ]
+    assert faults[2].seconds == 1.5
+    plan = FaultPlan(faults_from("nan@5", {INJECT_ENV: "raise@7"}))
+    assert plan.get("nan", 5) and plan.get("raise", 7) and plan.get("raise", 5) is None
+    assert not FaultPlan()
+    with pytest.raises(ValueError, match="'explode@3'"):
+        parse_faults("nan@1,explode@3")
+
+
+def test_sampler_is_deterministic_and_resumes_mid_epoch() -> None:
+    a = EpochSampler(10, 4, seed=3)
+    first = [a.next_indices().tolist() for _ in range(5)]  # crosses two epoch boundaries
+    assert first == [EpochSampler(10, 4, seed=3).next_indices().tolist()] + first[1:]
+    assert len(set(first[0] + first[1])) == 8 and first[0] + first[1] != list(
+        range(8)
+    )  # shuffled, no repeats
+    assert a.epoch == 2  # 10 samples in batches of 4: the partial third batch of each epoch is dropped
+    b = EpochSampler(10, 4, seed=3)
+    for _ in range(3):
+        b.next_indices()
+    state = b.state()
+    c = EpochSampler(10, 4, seed=3)
+    c.load_state(state)
+    assert [c.next_indices().tolist() for _ in range(2)] == first[3:]
+    with pytest.raises(ValueError, match="batches of"):
+        EpochSampler(10, 5, seed=3).load_state(state)
+
+
+def test_batch_source_over_an_iterable_skips_consumed_batches_on_resume() -> None:
+    class Batches:  # re-iterable, no len/getitem: taken as ready batches (like a DataLoader)
+        def __iter__(self) -> Iterator[tuple[str]]:
+            return iter([("a",), ("b",), ("c",)])
+
+    batches = Batches()
+    source = BatchSource(batches, batch_size=1, seed=0, collate=list)
+    assert [source.next_batch() for _ in range(4)] == [("a",), ("b",), ("c",), ("a",)]
+    resumed = BatchSource(batches, batch_size=1, seed=0, collate=list)
+    resumed.load_state(source.state())
+    assert resumed.next_batch() == ("b",)
+
+
+def test_seeds_and_rng_state_round_trip() -> None:
+    seed_everything(5)
+    state = capture_rng_state()
+    first = (np.random.rand(), __import__("random").random())
+    restore_rng_state(state)
+    assert (np.random.rand(), __import__("random").random()) == first
+
+
+def test_watchdog_reports_a_stall_once_with_the_stack() -> None:
+    reports: list[HangReport] = []
+    stuck = threading.Event()
+    release = threading.Event()
+
+    def worker() -> None:
+        stuck.set()
+        release.wait(10)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    stuck.wait(5)
+    assert thread.ident is not None
+    dog = HangWatchdog(thread_id=thread.ident, min_after_s=0.2, on_hang=reports.append, poll_s=0.02).start(
+        step=4
+    )
+    deadline = time.monotonic() + 5
+    while not reports and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.2)
+    dog.stop()
+    release.set()
+    thread.join()
+    assert len(reports) == 1  # one alert per stall
+    assert reports[0].step == 5 and "release.wait" in reports[0].stack
+
+
+def test_watchdog_threshold_follows_the_median_step() -> None:
+    dog = HangWatchdog(thread_id=0, min_after_s=1.0, on_hang=lambda r: None)
+    for _ in range(5):
+        dog.beat(duration_s=0.5)
+    assert dog.threshold_s() == 5.0  # 10 x median beats the 1 s floor
+    paused = HangWatchdog(thread_id=0, min_after_s=0.05, on_hang=lambda r: None, is_paused=lambda: True)
+    assert paused.is_paused is not None and paused.is_paused()
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "cfg.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_config_extensions_validate_strictly(tmp_path: Path) -> None:
+    cfg = load_model(_write(tmp_path, "task: text_recognition\ndata: {dir: d}\n"), TrainingConfig)
+    assert cfg.data is not None and cfg.data.format == "rec" and cfg.model_name() == "crnn"  # from the task
+    with pytest.raises(ConfigError) as caught:
+        load_model(
+            _write(
+                tmp_path, "task: image_classification\ndata: {dir: d, format: cls}\nmodel: {name: crnn}\n"
+            ),
+            TrainingConfig,
+        )
+    assert "no model 'crnn'" in str(caught.value)
+    with pytest.raises(ConfigError) as caught:
+        load_model(_write(tmp_path, "task: custom\nentry: m:b\ndebug: {inject: boom@1}\n"), TrainingConfig)
+    assert "'boom@1' is not kind@step" in str(caught.value)
+    with pytest.raises(ConfigError) as caught:
+        load_model(_write(tmp_path, "task: custom\nentry: m:b\ntrain: {warmup: 3}\n"), TrainingConfig)
+    assert "unknown key 'train.warmup'" in str(caught.value) and "warmup_steps" in str(caught.value)
+
+
+@pytest.mark.parametrize("sample", sorted(SAMPLES.glob("*.yaml")), ids=lambda p: p.name)
+def test_every_sample_config_validates_and_prepares(sample: Path, tmp_path: Path) -> None:
+    kind, cfg = validate_file(sample)
+    assert kind.name == "training" and isinstance(cfg, TrainingConfig)
+    if cfg.task == "custom":
+        return
+    assert cfg.data is not None and not Path(cfg.data.dir).is_absolute() and cfg.data.demo_spec() is not None
+    # Prepare it as `train` would, with the demo data generated small and into tmp (never the repo).
+    notes: list[str] = []
+    plan = prepare_training(
+        sample,
+        [f"data.dir={tmp_path / 'data'}", "data.demo={train: 20, val: 10}"],
+        store=RunStore(tmp_path / "ws"),
+        environ={},
+        notify=notes.append,
+    )
+    assert plan.data_dir == tmp_path / "data" and (tmp_path / "data" / "train.txt").exists()
+    assert any("generating the demo dataset" in n for n in notes)
+
+
+def test_prepare_rejects_bad_faults_missing_entries_and_unknown_resume(tmp_path: Path) -> None:
+    cfg = _write(tmp_path, "task: custom\nentry: no_such_module_here:build\n")
+    with pytest.raises(PrepareError, match="no_such_module_here"):
+        prepare_training(cfg, environ={})
+    (tmp_path / "mine.py").write_text("def build(cfg):\n    return None\n")
+    cfg = _write(tmp_path, "task: custom\nentry: mine:build\n")
+    with pytest.raises(PrepareError, match="fault injection"):
+        prepare_training(cfg, environ={INJECT_ENV: "nan"})
+    with pytest.raises(PrepareError, match="no run named 'cfg'"):
+        prepare_training(cfg, resume="latest", store=RunStore(tmp_path / "ws"), environ={})

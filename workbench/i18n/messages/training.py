@@ -1,0 +1,178 @@
+"""Training engine, demo datasets and the ``train`` command."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    # -- dataset layouts (workbench.datasets.layouts) --------------------------------------------
+    "training.data.missing_dir": ("dataset folder not found", "找不到数据集目录"),
+    "training.data.missing_dir.hint": (
+        "check data.dir (relative to the config file), or set data.demo: true to generate the demo data",
+        "请检查 data.dir（相对于配置文件），或设置 data.demo: true 自动生成演示数据",
+    ),
+    "training.data.missing_file": ("file not found", "文件不存在"),
+    "training.data.missing_file.hint": (
+        "every layout needs this file next to the images folder",
+        "该数据格式要求此文件与图片目录放在一起",
+    ),
+    "training.data.unreadable": ("cannot read the file: {error}", "无法读取文件：{error}"),
+    "training.data.empty": ("the file lists nothing", "文件中没有任何条目"),
+    "training.data.bad_label_line": (
+        "expected '<id> <name>', got '{text}'",
+        "应为 '<id> <name>'，实际为 '{text}'",
+    ),
+    "training.data.bad_label_line.hint": (
+        "e.g. '0 cat' — an integer id from 0, one space, the name",
+        "例如 '0 cat'：从 0 开始的整数 id、一个空格、类别名",
+    ),
+    "training.data.duplicate_id": ("class id {id} appears twice", "类别 id {id} 出现了两次"),
+    "training.data.id_gap": (
+        "class ids must be 0..{count}-1 without gaps",
+        "类别 id 必须是 0..{count}-1 且连续",
+    ),
+    "training.data.id_gap.hint": ("renumber label.txt from 0", "请从 0 开始重新编号 label.txt"),
+    "training.data.bad_cls_line": (
+        "expected '<relative/path> <int label>', got '{text}'",
+        "应为 '<相对路径> <整数标签>'，实际为 '{text}'",
+    ),
+    "training.data.bad_cls_line.hint": (
+        "exactly two fields separated by one space (PaddleX rejects tabs and double spaces)",
+        "恰好两个字段，用一个空格分隔（PaddleX 不接受制表符或连续空格）",
+    ),
+    "training.data.bad_label": ("label '{label}' is not an integer", "标签 '{label}' 不是整数"),
+    "training.data.label_range": (
+        "label {label} is outside 0..{count}-1",
+        "标签 {label} 超出范围 0..{count}-1",
+    ),
+    "training.data.label_range.hint": (
+        "add the class to label.txt or fix the label",
+        "请在 label.txt 中添加该类别，或修正标签",
+    ),
+    "training.data.missing_image": ("image '{path}' does not exist", "图片 '{path}' 不存在"),
+    "training.data.missing_image.hint": ("paths are relative to the dataset folder", "路径相对于数据集目录"),
+    "training.data.not_single_char": (
+        "a dict.txt line holds one character, got '{text}'",
+        "dict.txt 每行只能有一个字符，实际为 '{text}'",
+    ),
+    "training.data.duplicate_char": (
+        "character '{char}' already on line {line}",
+        "字符 '{char}' 已在第 {line} 行出现",
+    ),
+    "training.data.bad_rec_line": (
+        "expected '<relative/path><TAB><text>', got '{text}'",
+        "应为 '<相对路径><制表符><文本>'，实际为 '{text}'",
+    ),
+    "training.data.bad_rec_line.hint": (
+        "separate the path and the text with one tab",
+        "路径与文本之间用一个制表符分隔",
+    ),
+    "training.data.unknown_char": (
+        "characters not in dict.txt: {chars}",
+        "以下字符不在 dict.txt 中：{chars}",
+    ),
+    "training.data.unknown_char.hint": (
+        "add them to dict.txt or drop the sample",
+        "请把它们加入 dict.txt，或删除该样本",
+    ),
+    # -- planning a run (workbench.training.plan) -------------------------------------------------
+    "training.demo.generating": (
+        "generating the demo dataset in {path} ({train} training / {val} validation images, deterministic)",
+        "正在 {path} 生成演示数据集（训练 {train} 张 / 验证 {val} 张，结果确定可复现）",
+    ),
+    "training.faults.bad": ("bad fault injection spec: {error}", "故障注入参数有误：{error}"),
+    "training.faults.active": ("fault injection active: {faults}", "已启用故障注入：{faults}"),
+    "training.resume.corrupt": (
+        "checkpoint {path} does not match its manifest",
+        "检查点 {path} 与其清单不符",
+    ),
+    "training.resume.no_latest": (
+        "no run named '{name}' with a verified checkpoint in {workspace}",
+        "{workspace} 中没有名为 '{name}' 且检查点校验通过的运行",
+    ),
+    "training.resume.no_checkpoint": (
+        "run {run} has no verified checkpoint (nor has any run it was resumed from)",
+        "运行 {run} 没有校验通过的检查点（其续训来源也没有）",
+    ),
+    "training.resume.nothing_left": (
+        "the checkpoint is at step {step} and train.steps is {steps}: nothing left to train (raise it, e.g. -o train.steps=...)",
+        "检查点已在第 {step} 步，而 train.steps 为 {steps}：没有剩余步数（请调大，例如 -o train.steps=...）",
+    ),
+    "training.resume.differs": (
+        "warning: these settings differ from the run being resumed, so it will not match an uninterrupted run: {keys}",
+        "警告：以下设置与被续训的运行不同，结果将与不中断的训练不一致：{keys}",
+    ),
+    "training.entry.not_found": (
+        "entry '{entry}': module '{module}' not found (looked in {folder} and the current folder)",
+        "入口 '{entry}'：找不到模块 '{module}'（已在 {folder} 和当前目录中查找）",
+    ),
+    # -- the training loop (workbench.training.loop) ----------------------------------------------
+    "training.fault.raised": ("injected fault at step {step} (raise)", "第 {step} 步注入的故障（raise）"),
+    "training.alert.nonfinite": (
+        "loss is {value} at step {step} ({count} non-finite step(s) in a row; policy: {policy})",
+        "第 {step} 步损失为 {value}（已连续 {count} 步非有限值；策略：{policy}）",
+    ),
+    "training.nonfinite.stopped": (
+        "stopped at step {step}: the loss was NaN/Inf for {count} step(s) in a row (alerts.nonfinite: {policy}).",
+        "在第 {step} 步停止：损失已连续 {count} 步为 NaN/Inf（alerts.nonfinite：{policy}）。",
+    ),
+    "training.nonfinite.no_good_checkpoint": (
+        "No checkpoint from before the first non-finite step exists.",
+        "不存在首次出现非有限值之前的检查点。",
+    ),
+    "training.nonfinite.good_checkpoint": (
+        "The last good checkpoint is step {step}: {path}",
+        "最后一个正常的检查点是第 {step} 步：{path}",
+    ),
+    "training.nonfinite.exported_good": (
+        "Exported the last good checkpoint (step {step}) to {path}.",
+        "已导出最后一个正常的检查点（第 {step} 步）到 {path}。",
+    ),
+    "training.alert.hang": (
+        "no training step finished for {seconds} s (threshold {threshold} s); step {step} may be stuck",
+        "已有 {seconds} 秒没有完成任何训练步（阈值 {threshold} 秒）；第 {step} 步可能卡住了",
+    ),
+    "training.hang.stack_title": (
+        "Python stack of the training thread (innermost call last):",
+        "训练线程的 Python 调用栈（最内层调用在最后）：",
+    ),
+    "training.export.failed": (
+        "export with paddle.jit.save failed: {error}",
+        "使用 paddle.jit.save 导出失败：{error}",
+    ),
+    # -- the train command (workbench.cli.train) --------------------------------------------------
+    "training.cli.config": (
+        "config: {file} (task {task}, {steps} steps)",
+        "配置：{file}（任务 {task}，共 {steps} 步）",
+    ),
+    "training.cli.resuming": ("resuming from {run} at step {step}", "从 {run} 的第 {step} 步继续训练"),
+    "training.cli.loading_paddle": ("loading Paddle…", "正在加载 Paddle…"),
+    "training.cli.progress_label": ("training", "训练中"),
+    "training.cli.status": (
+        "loss {loss}  lr {lr}  {speed} samples/s",
+        "损失 {loss}  学习率 {lr}  {speed} 样本/秒",
+    ),
+    "training.cli.step": ("step {step}/{total}", "第 {step}/{total} 步"),
+    "training.cli.eval": ("eval at step {step}: {metrics}", "第 {step} 步评估：{metrics}"),
+    "training.cli.checkpoint": (
+        "checkpoint saved at step {step}: {path}",
+        "第 {step} 步检查点已保存：{path}",
+    ),
+    "training.cli.alert": ("ALERT [{kind}] {message}", "警报 [{kind}] {message}"),
+    "training.cli.hang_file": (
+        "the training thread's stack is in {path}; press Ctrl-C to stop the run",
+        "训练线程的调用栈已写入 {path}；按 Ctrl-C 可停止训练",
+    ),
+    "training.cli.stopping": (
+        "stopping after the current step and saving a checkpoint (Ctrl-C again to abort now)…",
+        "将在当前步结束后停止并保存检查点（再按一次 Ctrl-C 立即中止）…",
+    ),
+    "training.cli.finished": (
+        "finished in {seconds} s at step {step}: {metrics}",
+        "训练完成，用时 {seconds} 秒，共 {step} 步：{metrics}",
+    ),
+    "training.cli.exported": ("exported model: {path}", "已导出模型：{path}"),
+    "training.cli.failed": ("failed at step {step}: {error}", "在第 {step} 步失败：{error}"),
+    "training.cli.logs": ("full log: {path}", "完整日志：{path}"),
+    "training.cli.cancelled": ("stopped at step {step}", "已在第 {step} 步停止"),
+    "training.cli.resume_hint": (
+        "continue with: paddle-workbench train {config} --resume {run}",
+        "继续训练：paddle-workbench train {config} --resume {run}",
+    ),
+}

@@ -1,0 +1,242 @@
+"""From a config file to a :class:`TrainingPlan`: everything checked before Paddle is imported.
+
+:func:`prepare_training` validates the config (``-o`` overrides included), resolves the data folder
+against the config file, generates the demo dataset when the config asks for it and the folder is
+missing, reads the dataset lists (every malformed line reported as ``file:line``), parses injected
+faults and finds the checkpoint to resume from. Bad input raises :class:`ConfigError`,
+:class:`DatasetError` or :class:`PrepareError` — the CLI turns each into exit code 2 — and nothing has
+touched Paddle yet, so these checks take milliseconds (plus a few seconds once, when the demo
+dataset is generated: call it from a worker thread in a UI).
+
+**Resuming** creates a *new* run linked to the old one (``environment.resumed_from`` in ``run.yaml``):
+the old run folder is never written to again, its ``events.jsonl`` stays exactly what happened, and the
+new run's events start at the checkpoint's step + 1. ``--resume`` accepts:
+
+* ``latest`` — the newest verified checkpoint among this config's runs (same run name) in the workspace;
+* a run id, id prefix or run folder — that run's newest verified checkpoint (then its ancestors');
+* a checkpoint folder (``.../checkpoints/step-<N>``) — exactly that checkpoint, if it verifies.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from workbench.config.loader import load_model
+from workbench.config.training import TrainingConfig
+from workbench.datasets.demo import generate_cls_demo, generate_rec_demo
+from workbench.datasets.layouts import read_cls_layout, read_rec_layout
+from workbench.i18n import t
+from workbench.runs import RunStore
+from workbench.training.checkpoints import MANIFEST, CheckpointStore, read_manifest, verify_checkpoint
+from workbench.training.faults import Fault, faults_from
+
+# Config keys whose change makes a resumed run differ from an uninterrupted one.
+_RESUME_SENSITIVE = (
+    ("task",),
+    ("model",),
+    ("data", "format"),
+    ("train", "batch_size"),
+    ("train", "seed"),
+    ("train", "optimizer"),
+    ("train", "lr"),
+    ("train", "lr_schedule"),
+    ("train", "warmup_steps"),
+    ("train", "weight_decay"),
+    ("train", "grad_clip"),
+)
+
+
+class PrepareError(Exception):
+    """Bad input that is not a config syntax problem (resume target, entry point, faults)."""
+
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__("\n".join(messages))
+        self.messages = messages
+
+
+@dataclass(frozen=True)
+class ResumePoint:
+    """The checkpoint a run continues from."""
+
+    run_dir: Path
+    checkpoint: Path
+    step: int
+
+
+@dataclass
+class TrainingPlan:
+    """A validated training request, ready for :func:`workbench.training.start.start_training`."""
+
+    cfg: TrainingConfig
+    config_path: Path
+    name: str
+    data_dir: Path | None
+    overrides: tuple[str, ...] = ()
+    resume: ResumePoint | None = None
+    faults: tuple[Fault, ...] = ()
+    notices: list[str] = field(default_factory=list)
+    """Things the user should read (data generated, resume differences), already translated."""
+
+    @property
+    def config_dir(self) -> Path:
+        return self.config_path.parent
+
+
+def _dig(data: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+    current: Any = data
+    for part in path:
+        if not isinstance(current, Mapping):
+            return None
+        current = current.get(part)
+    return current
+
+
+def _read_run_doc(run_dir: Path) -> dict[str, Any]:
+    try:
+        doc = yaml.safe_load((run_dir / "run.yaml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def _from_checkpoint_dir(path: Path) -> ResumePoint:
+    problems = verify_checkpoint(path)
+    if problems:
+        raise PrepareError([t("training.resume.corrupt", path=str(path)), *problems])
+    return ResumePoint(run_dir=path.parent.parent, checkpoint=path, step=int(read_manifest(path)["step"]))
+
+
+def _newest_in_run(run_dir: Path) -> ResumePoint | None:
+    info = CheckpointStore(run_dir / "checkpoints", keep=None).latest_valid()
+    return ResumePoint(run_dir, info.path, info.step) if info is not None else None
+
+
+def find_resume_point(ref: str, store: RunStore, run_name: str) -> ResumePoint:
+    """Resolve ``--resume`` (see the module docstring); raise :class:`PrepareError` when nothing fits."""
+    path = Path(ref).expanduser()
+    if (path / MANIFEST).is_file():
+        return _from_checkpoint_dir(path)
+    if ref == "latest":
+        for candidate in store.run_dirs():
+            if _read_run_doc(candidate).get("name") != run_name:
+                continue
+            point = _newest_in_run(candidate)
+            if point is not None:
+                return point
+        raise PrepareError([t("training.resume.no_latest", name=run_name, workspace=str(store.workspace))])
+    run_dir = store.resolve(ref)
+    if run_dir is None:
+        raise PrepareError([t("runs.not_found", ref=ref, workspace=str(store.workspace))])
+    seen: set[Path] = set()
+    current: Path | None = run_dir
+    while current is not None and current.resolve() not in seen:
+        seen.add(current.resolve())
+        point = _newest_in_run(current)
+        if point is not None:
+            return point
+        parent = _dig(_read_run_doc(current), ("environment", "resumed_from", "run_dir"))
+        current = Path(parent) if isinstance(parent, str) and Path(parent).is_dir() else None
+    raise PrepareError([t("training.resume.no_checkpoint", run=str(run_dir))])
+
+
+def resume_differences(point: ResumePoint, cfg: TrainingConfig) -> list[str]:
+    """Resume-sensitive config keys whose value differs from the run being resumed."""
+    old = _read_run_doc(point.run_dir).get("config")
+    if not isinstance(old, dict):
+        return []
+    new = cfg.model_dump(mode="json")
+    return [".".join(key) for key in _RESUME_SENSITIVE if _dig(old, key) != _dig(new, key)]
+
+
+def ensure_data(cfg: TrainingConfig, data_dir: Path, notify: Callable[[str], None]) -> None:
+    """Generate the demo dataset into ``data_dir`` when the config asks for it and it is missing."""
+    assert cfg.data is not None
+    spec = cfg.data.demo_spec()
+    if data_dir.exists() or spec is None:
+        return
+    notify(t("training.demo.generating", path=os.path.normpath(data_dir), train=spec.train, val=spec.val))
+    if cfg.data.format == "rec":
+        generate_rec_demo(data_dir, spec.train, spec.val, spec.seed)
+    else:
+        generate_cls_demo(data_dir, spec.train, spec.val, spec.seed)
+
+
+def check_entry(entry: str, config_dir: Path) -> None:
+    """Fail early (exit 2) when a custom entry's module cannot be found; it is imported later, in the job."""
+    module = entry.partition(":")[0]
+    for folder in (str(config_dir.resolve()), str(Path.cwd())):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        found = None
+    if found is None:
+        raise PrepareError(
+            [t("training.entry.not_found", entry=entry, module=module, folder=str(config_dir))]
+        )
+
+
+def prepare_training(
+    config_path: str | os.PathLike[str],
+    overrides: Sequence[str] = (),
+    *,
+    resume: str | None = None,
+    store: RunStore | None = None,
+    environ: Mapping[str, str] | None = None,
+    notify: Callable[[str], None] | None = None,
+) -> TrainingPlan:
+    """Validate everything about a training request; see the module docstring for what is checked."""
+    path = Path(config_path)
+    cfg = load_model(path, TrainingConfig, overrides)
+    notices: list[str] = []
+
+    def note(message: str) -> None:
+        notices.append(message)
+        if notify is not None:
+            notify(message)
+
+    name = cfg.name or path.stem
+    try:
+        faults = faults_from(
+            cfg.debug.inject if cfg.debug else None, os.environ if environ is None else environ
+        )
+    except ValueError as exc:
+        raise PrepareError([t("training.faults.bad", error=str(exc))]) from None
+    if faults:
+        note(t("training.faults.active", faults=", ".join(str(f) for f in faults)))
+    data_dir = cfg.data_dir(path)
+    if data_dir is not None:
+        ensure_data(cfg, data_dir, note)
+        if cfg.task == "text_recognition":
+            read_rec_layout(data_dir)
+        elif cfg.task == "image_classification":
+            read_cls_layout(data_dir)
+    if cfg.task == "custom" and cfg.entry:
+        check_entry(cfg.entry, path.parent)
+    point: ResumePoint | None = None
+    if resume:
+        point = find_resume_point(resume, store or RunStore(), name)
+        if point.step >= cfg.train.steps:
+            raise PrepareError([t("training.resume.nothing_left", step=point.step, steps=cfg.train.steps)])
+        changed = resume_differences(point, cfg)
+        if changed:
+            note(t("training.resume.differs", keys=", ".join(changed)))
+    return TrainingPlan(
+        cfg=cfg,
+        config_path=path,
+        name=name,
+        data_dir=data_dir,
+        overrides=tuple(overrides),
+        resume=point,
+        faults=tuple(faults),
+        notices=notices,
+    )

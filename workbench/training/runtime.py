@@ -1,0 +1,66 @@
+"""Importing Paddle quietly and choosing the device: the only place the engine first touches Paddle.
+
+``import paddle`` costs 2-3 s and ~270 MB and prints a ``No ccache found`` warning plus glog lines on
+fd 2 (PADDLE_FACTS.md). :func:`import_paddle` sets ``GLOG_minloglevel=2`` unless the user chose a level,
+silences that one warning, and returns the module; callers run it off the UI thread.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from typing import Any
+
+
+def import_paddle() -> Any:
+    """``import paddle`` quietly, in dynamic-graph mode for the calling thread.
+
+    * glog's info/warning lines off (``GLOG_minloglevel=2`` unless the user chose a level);
+    * the ccache warning filtered with a targeted, permanent filter — ``warnings.catch_warnings`` is
+      process-global and not thread-safe, so using it here would swallow a running job's warnings;
+    * Paddle keeps its graph mode per thread: when the first ``import paddle`` happened on another
+      thread (the TUI imports it on a worker), this thread starts in static-graph mode and
+      ``loss.backward()`` fails with "'pir.Value' object has no attribute 'backward'" (measured,
+      Paddle 3.3.1). ``disable_static()`` puts this thread in dygraph mode; it is a no-op otherwise.
+    """
+    os.environ.setdefault("GLOG_minloglevel", "2")
+    warnings.filterwarnings("ignore", message=".*ccache.*")
+    import paddle
+
+    if not paddle.in_dynamic_mode():
+        paddle.disable_static()
+    return paddle
+
+
+def cuda_available(paddle: Any) -> bool:
+    """A CUDA build with at least one visible GPU."""
+    try:
+        return bool(paddle.is_compiled_with_cuda()) and int(paddle.device.cuda.device_count()) > 0
+    except Exception:  # noqa: BLE001 - a broken driver means "no GPU" here; envcheck explains why
+        return False
+
+
+def resolve_device(requested: str, paddle: Any) -> str:
+    """``auto``/``cpu``/``gpu``/``gpu:N`` → the device string Paddle accepts (``cpu`` or ``gpu:N``).
+
+    ``gpu`` on a machine without one raises ``RuntimeError`` (asked for explicitly, so no silent CPU).
+    """
+    if requested == "cpu":
+        return "cpu"
+    if requested == "auto":
+        return "gpu:0" if cuda_available(paddle) else "cpu"
+    match = re.fullmatch(r"gpu(?::(\d+))?", requested)
+    if match is None:
+        raise ValueError(f"unknown device {requested!r}")
+    if not cuda_available(paddle):
+        raise RuntimeError(
+            f"train.device is {requested!r} but this Paddle build sees no GPU (use auto or cpu)"
+        )
+    return f"gpu:{match.group(1) or 0}"
+
+
+def set_device(device: str, paddle: Any) -> str:
+    """Make ``device`` Paddle's current device (process-wide) and return what Paddle reports."""
+    paddle.set_device(device)
+    return str(paddle.device.get_device())

@@ -1,0 +1,58 @@
+"""Start a planned training run on a worker thread of this process (the single-card path).
+
+:func:`start_training` imports Paddle (2-3 s: call it from a worker thread in a UI), records the
+environment fingerprint and the resolved config in ``run.yaml``, and returns the runner's
+:class:`~workbench.runner.InProcessJob` at once — its events, live metrics, ``cancel()`` and ``wait()``
+are the same for the CLI, the TUI and tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.runner import InProcessJob, JobContext, start_in_process
+from workbench.runs import RunStore
+from workbench.training.fingerprint import environment_fingerprint
+from workbench.training.plan import PrepareError, TrainingPlan
+from workbench.training.runtime import import_paddle, resolve_device
+from workbench.training.seeds import seed_record
+
+
+def run_fingerprint(plan: TrainingPlan, paddle: Any, device: str) -> dict[str, Any]:
+    """The ``environment`` block of this run's ``run.yaml``."""
+    extra: dict[str, Any] = {
+        "config_file": str(plan.config_path.resolve()),
+        "overrides": list(plan.overrides),
+        "data_dir": str(plan.data_dir.resolve()) if plan.data_dir is not None else None,
+    }
+    if plan.resume is not None:
+        extra["resumed_from"] = {
+            "run_dir": str(plan.resume.run_dir.resolve()),
+            "checkpoint": str(plan.resume.checkpoint.resolve()),
+            "step": plan.resume.step,
+        }
+    if plan.faults:
+        extra["injected_faults"] = [str(f) for f in plan.faults]
+    return environment_fingerprint(paddle, device=device, seeds=seed_record(plan.cfg.train.seed), extra=extra)
+
+
+def start_training(plan: TrainingPlan, store: RunStore) -> InProcessJob:
+    """Create the run folder and start training on a worker thread; returns at once."""
+    from workbench.training.loop import run_training
+
+    paddle = import_paddle()
+    try:
+        device = resolve_device(plan.cfg.train.device, paddle)
+    except (RuntimeError, ValueError) as exc:
+        raise PrepareError([str(exc)]) from None
+
+    def job(ctx: JobContext) -> dict[str, Any]:
+        return run_training(ctx, plan)
+
+    return start_in_process(
+        store,
+        plan.name,
+        job,
+        config=plan.cfg.model_dump(mode="json"),
+        fingerprint=run_fingerprint(plan, paddle, device),
+    )

@@ -1,0 +1,81 @@
+"""Built-in ``image_classification``: a two-convolution CNN on 32x32 RGB images (PaddleClas layout).
+
+Tiny on purpose: on 2 CPU cores a step of batch 64 takes ~50 ms and the demo digits reach >90 %
+validation accuracy within the sample config's 300 steps.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from workbench.config.training import TrainingConfig
+from workbench.datasets.layouts import read_cls_layout
+from workbench.datasets.readers import cls_dataset
+from workbench.training.parts import TrainParts
+from workbench.training.tasks.optim import make_optimizer
+
+IMAGE_SIZE = 32
+
+
+def small_cnn(num_classes: int, width: int, paddle: Any) -> Any:
+    """conv(3→w) → pool → conv(w→2w) → pool → linear; about 26k parameters at width 16, 10 classes."""
+    nn = paddle.nn
+    F = paddle.nn.functional
+
+    class SmallCNN(nn.Layer):  # type: ignore[misc, name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv1 = nn.Conv2D(3, width, 3, padding=1)
+            self.conv2 = nn.Conv2D(width, 2 * width, 3, padding=1)
+            self.fc = nn.Linear(2 * width * (IMAGE_SIZE // 4) ** 2, num_classes)
+
+        def forward(self, x: Any) -> Any:
+            x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+            x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+            return self.fc(paddle.flatten(x, 1))
+
+    return SmallCNN()
+
+
+def build_cls(cfg: TrainingConfig, data_dir: Path, paddle: Any) -> TrainParts:
+    layout = read_cls_layout(data_dir)
+    num_classes = cfg.model.num_classes or layout.num_classes
+    train = cls_dataset(layout, "train", IMAGE_SIZE)
+    val = cls_dataset(layout, "val", IMAGE_SIZE)
+    model = small_cnn(num_classes, cfg.model.width, paddle)
+    optimizer, scheduler = make_optimizer(cfg.train, model.parameters(), paddle)
+    F = paddle.nn.functional
+    limit = cfg.eval.max_samples or len(val)
+    eval_batch = cfg.eval.batch_size
+
+    def evaluate(net: Any) -> dict[str, float]:
+        correct, loss_sum, seen = 0, 0.0, 0
+        for start in range(0, min(limit, len(val)), eval_batch):
+            stop = min(start + eval_batch, limit, len(val))
+            x = paddle.to_tensor(val.images[start:stop])
+            y = val.labels[start:stop]
+            logits = net(x)
+            loss_sum += F.cross_entropy(logits, paddle.to_tensor(y), reduction="sum").item()
+            correct += int((logits.argmax(axis=-1).numpy() == y).sum())
+            seen += stop - start
+        return {"accuracy": correct / max(seen, 1), "loss": loss_sum / max(seen, 1)}
+
+    return TrainParts(
+        model=model,
+        optimizer=optimizer,
+        lr_scheduler=scheduler,
+        train_data=train,
+        val_data=val,
+        loss=F.cross_entropy,
+        evaluate=evaluate,
+        input_spec=[paddle.static.InputSpec([None, 3, IMAGE_SIZE, IMAGE_SIZE], "float32", name="x")],
+        summary={
+            "num_classes": num_classes,
+            "train_samples": len(train),
+            "val_samples": len(val),
+            "parameters": int(sum(int(np.prod(p.shape)) for p in model.parameters())),
+        },
+    )

@@ -1,0 +1,71 @@
+"""``task: custom``: import the user's ``entry: package.module:build`` and call ``build(cfg)``.
+
+The config file's folder goes first on ``sys.path`` (then the current folder), so a ``my_model.py`` next
+to the config is found without installing anything. ``build`` must return a
+:class:`~workbench.training.parts.TrainParts` (a mapping with the same keys is accepted too).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from workbench.config.training import TrainingConfig
+from workbench.training.parts import TrainParts
+
+
+class EntryPointError(RuntimeError):
+    """The ``entry`` cannot be imported, is not callable, or returned the wrong thing."""
+
+
+def resolve_entry(entry: str, config_dir: Path) -> Callable[..., Any]:
+    """``package.module:attr.path`` → the object, importing with ``config_dir`` on ``sys.path``."""
+    module_name, _, attr_path = entry.partition(":")
+    for folder in (str(config_dir.resolve()), str(Path.cwd())):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    try:
+        target: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise EntryPointError(f"entry {entry!r}: cannot import {module_name!r} ({exc})") from exc
+    for part in attr_path.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise EntryPointError(
+                f"entry {entry!r}: {module_name!r} has no attribute {attr_path!r}"
+            ) from None
+    if not callable(target):
+        raise EntryPointError(f"entry {entry!r} is not callable")
+    return target  # type: ignore[no-any-return]
+
+
+def as_parts(result: Any, entry: str) -> TrainParts:
+    """Accept a :class:`TrainParts` or a mapping of its fields; anything else is an error."""
+    if isinstance(result, TrainParts):
+        parts = result
+    elif isinstance(result, Mapping):
+        try:
+            parts = TrainParts(**dict(result))
+        except TypeError as exc:
+            raise EntryPointError(
+                f"entry {entry!r} returned a mapping that is not TrainParts: {exc}"
+            ) from None
+    else:
+        raise EntryPointError(
+            f"entry {entry!r} returned {type(result).__name__}; expected workbench.training.TrainParts"
+        )
+    try:
+        parts.check()
+    except TypeError as exc:
+        raise EntryPointError(f"entry {entry!r}: {exc}") from None
+    return parts
+
+
+def build_custom(cfg: TrainingConfig, config_dir: Path) -> TrainParts:
+    assert cfg.entry is not None
+    build = resolve_entry(cfg.entry, config_dir)
+    return as_parts(build(cfg), cfg.entry)

@@ -1,0 +1,253 @@
+"""The tracking API: ``from workbench import track; track.log(step, loss=...)`` from any training code.
+
+Where the numbers go depends on where the code runs:
+
+* **inside a workbench job** (``task: custom`` code, a ``paddle.Model.fit`` callback, anything the
+  training loop calls): into that job's run, next to the loop's own metrics;
+* **inside a launched child** (``$PADDLE_WORKBENCH_RUN_DIR`` set by the runner): into that rank's stream;
+* **in a standalone script**: into a run of its own in the workspace (``--workspace`` default,
+  ``$PADDLE_WORKBENCH_WORKSPACE`` or ``./.paddle-workbench``). Start it with ``track.init(name=...)``
+  (or let the first ``track.log`` start one named after the script); it ends ``finished`` when the script
+  exits normally, ``failed`` (with the traceback) when an exception escapes, ``cancelled`` on Ctrl-C —
+  or explicitly with ``track.finish()`` / ``with track.init(...):``.
+
+The TUI lists such runs with the others and can attach to them live. ``track.log`` costs what
+``JobContext.log`` costs (no I/O on the calling thread); values may be floats, numpy scalars or 0-D
+tensors (read with ``.item()``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import sys
+import threading
+import traceback
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from workbench.events import AlertRaised, Event, MetricStore, RunCancelled, RunFailed, RunFinished, RunStarted
+from workbench.runner.child import RUN_DIR_ENV, context_from_env
+from workbench.runner.context import JobContext
+from workbench.runs import RunHandle, RunStore
+
+_local = threading.local()
+_lock = threading.Lock()
+_job_ctx: JobContext | None = None  # the in-process job that bound itself most recently
+_child_ctx: JobContext | None = None  # this process is a launched child
+_own_run: TrackedRun | None = None  # a run this module created for a standalone script
+_hooks_installed = False
+_escaped: tuple[type[BaseException], BaseException] | None = None
+
+
+def _as_float(value: Any) -> float:
+    item = getattr(value, "item", None)
+    return float(item() if callable(item) else value)
+
+
+class TrackedRun:
+    """A run created by (and written from) this process outside the runner: a standalone script."""
+
+    def __init__(self, handle: RunHandle, name: str, config: dict[str, Any] | None) -> None:
+        self.handle = handle
+        self.name = name
+        self.ctx = JobContext(
+            run_dir=handle.run_dir,
+            run_id=handle.run_id,
+            writer=handle.writer,
+            metrics=MetricStore(),
+            config=config,
+            on_event=handle.update_state,
+        )
+        self.finished = False
+        handle.emit(RunStarted(run_id=handle.run_id, name=name, kind="in_process", pid=os.getpid()))
+
+    @property
+    def run_dir(self) -> Path:
+        return self.handle.run_dir
+
+    def log(self, step: int, /, **values: Any) -> None:
+        self.ctx.log(step, **{k: _as_float(v) for k, v in values.items()})
+
+    def emit(self, event: Event) -> None:
+        self.ctx.emit(event)
+
+    def finish(
+        self,
+        status: str = "finished",
+        *,
+        error: str = "",
+        details: str = "",
+        summary: dict[str, Any] | None = None,
+    ) -> None:
+        """End the run: ``finished``, ``failed`` (with ``error`` and ``details``) or ``cancelled``."""
+        global _own_run
+        if self.finished:
+            return
+        self.finished = True
+        step = self.ctx.last_step
+        terminal: Event
+        if status == "failed":
+            terminal = RunFailed(error=error, traceback=details, step=step)
+        elif status == "cancelled":
+            terminal = RunCancelled(step=step)
+        else:
+            terminal = RunFinished(step=step, summary=dict(summary or {}))
+        self.handle.emit(terminal)
+        self.handle.close()
+        with _lock:
+            if _own_run is self:
+                _own_run = None
+
+    def __enter__(self) -> TrackedRun:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if exc is None:
+            self.finish()
+        elif isinstance(exc, KeyboardInterrupt):
+            self.finish("cancelled")
+        else:
+            text = "".join(traceback.format_exception(kind, exc, tb))
+            self.finish("failed", error=f"{type(exc).__name__}: {exc}", details=text)
+
+
+# -- binding the loop's context (used by workbench.training.loop and the callback) ---------------
+
+
+def bind(ctx: JobContext) -> None:
+    """Route ``track.*`` calls to ``ctx``: from this thread first, from any thread as a fallback."""
+    global _job_ctx
+    _local.ctx = ctx
+    _job_ctx = ctx
+
+
+def unbind(ctx: JobContext) -> None:
+    global _job_ctx
+    if getattr(_local, "ctx", None) is ctx:
+        _local.ctx = None
+    if _job_ctx is ctx:
+        _job_ctx = None
+
+
+def current() -> JobContext | None:
+    """The context ``track.log`` writes to now, or ``None`` when nothing is active (no run created)."""
+    global _child_ctx
+    ctx: JobContext | None = getattr(_local, "ctx", None)
+    if ctx is not None:
+        return ctx
+    if _job_ctx is not None:
+        return _job_ctx
+    if _own_run is not None:
+        return _own_run.ctx
+    if os.environ.get(RUN_DIR_ENV):
+        with _lock:
+            if _child_ctx is None:
+                _child_ctx = context_from_env()
+        return _child_ctx
+    return None
+
+
+# -- the public API ------------------------------------------------------------------------------
+
+
+def _install_exit_hooks() -> None:
+    """Finish a standalone run at exit: failed if an exception escaped, else finished."""
+    global _hooks_installed
+    if _hooks_installed:
+        return
+    _hooks_installed = True
+    previous = sys.excepthook
+
+    def excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        global _escaped
+        _escaped = (kind, exc)
+        run = _own_run
+        if run is not None:
+            text = "".join(traceback.format_exception(kind, exc, tb))
+            if isinstance(exc, KeyboardInterrupt):
+                run.finish("cancelled")
+            else:
+                run.finish("failed", error=f"{kind.__name__}: {exc}", details=text)
+        previous(kind, exc, tb)
+
+    sys.excepthook = excepthook
+    atexit.register(_finish_at_exit)
+
+
+def _finish_at_exit() -> None:
+    run = _own_run
+    if run is not None:
+        run.finish()
+
+
+def init(
+    name: str | None = None,
+    *,
+    config: dict[str, Any] | None = None,
+    workspace: str | os.PathLike[str] | None = None,
+) -> TrackedRun:
+    """Start a run of this script in the workspace and make it the target of ``track.log``.
+
+    Inside a workbench job this is not needed (and raises ``RuntimeError``: the job's run is already the
+    target). A second ``init`` finishes the previous standalone run first.
+    """
+    global _own_run
+    if getattr(_local, "ctx", None) is not None or _job_ctx is not None:
+        raise RuntimeError("track.init() inside a workbench job: track.log() already writes to the job's run")
+    run_name = name or Path(sys.argv[0] or "script").stem or "script"
+    previous = _own_run
+    if previous is not None:
+        previous.finish()
+    store = RunStore(workspace)
+    # A script's environment, as far as it is known without importing Paddle ourselves.
+    fingerprint: dict[str, Any] = {"python": sys.version.split()[0], "script": str(sys.argv[0] or "")}
+    paddle = sys.modules.get("paddle")
+    if paddle is not None:
+        fingerprint["paddle"] = {"version": str(getattr(paddle, "__version__", "unknown"))}
+    handle = store.create(run_name, config or {}, fingerprint=fingerprint, kind="in_process")
+    run = TrackedRun(handle, run_name, config)
+    with _lock:
+        _own_run = run
+    _install_exit_hooks()
+    return run
+
+
+def _target() -> JobContext:
+    ctx = current()
+    if ctx is None:
+        ctx = init().ctx
+    return ctx
+
+
+def log(step: int, /, **values: Any) -> None:
+    """Record metrics for ``step``, e.g. ``track.log(10, loss=0.42, acc=0.91)``."""
+    _target().log(step, **{k: _as_float(v) for k, v in values.items()})
+
+
+def alert(kind: str, message: str, *, step: int | None = None, details: str = "") -> None:
+    """Raise an alert on the current run (shown by the monitor, kept in ``events.jsonl``)."""
+    ctx = _target()
+    ctx.emit(AlertRaised(kind=kind, message=message, step=step, rank=ctx.rank, details=details))
+
+
+def finish(status: str = "finished", *, error: str = "") -> None:
+    """End the standalone run started by :func:`init` (no effect inside a workbench job)."""
+    run = _own_run
+    if run is not None:
+        run.finish(status, error=error)
+
+
+def run_dir() -> Path | None:
+    """The folder of the run ``track.log`` writes to, if any."""
+    ctx = current()
+    return ctx.run_dir if ctx is not None else None
+
+
+def should_stop() -> bool:
+    """``True`` when the user asked the current job to stop (check it once per step in your own loop)."""
+    ctx = current()
+    return ctx is not None and ctx.cancelled
