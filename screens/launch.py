@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+SESSION_LOG = "tui-output.log"
+
 
 def run_tui(
     workspace: Path, theme: str | None = None, low_bandwidth: bool = False, demo: bool = False
@@ -18,6 +20,11 @@ def run_tui(
     os.environ.setdefault("GLOG_minloglevel", "2")
     capture = start_process_capture()
     CapturedTerminalDriver.terminal_fd = capture.terminal_fd
+    # Everything written to fds 1/2 while the UI is up (import warnings included) is kept here;
+    # each run's own output also goes to its logs.txt.
+    workspace.mkdir(parents=True, exist_ok=True)
+    session_log = open(workspace / SESSION_LOG, "a", encoding="utf-8", errors="replace")  # noqa: SIM115
+    capture.add_sink(lambda text: (session_log.write(text), session_log.flush()))
     try:
         app = WorkbenchApp(
             workspace=workspace,
@@ -30,5 +37,6 @@ def run_tui(
         return_code = app.return_code or 0
     finally:
         stop_process_capture()
+        session_log.close()
         CapturedTerminalDriver.terminal_fd = None
     return return_code

@@ -44,7 +44,7 @@ class RunsScreen(WorkbenchScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        for key in ("runs.col.run", "runs.col.status", "runs.col.started", "runs.col.step", "runs.col.kind"):
+        for key in ("runs.col.run", "runs.col.status", "runs.col.started", "runs.col.step"):
             table.add_column(t(key), key=key)
         self.refresh_runs()
         self.set_interval(REFRESH_S, self.refresh_runs)
@@ -67,7 +67,6 @@ class RunsScreen(WorkbenchScreen):
                 status_text(run.status, color),
                 format_time(run.started),
                 str(run.last_step) if run.last_step is not None else t("common.none"),
-                t(f"runs.kind.{run.kind}") if run.kind in ("in_process", "launched") else run.kind,
                 key=run.run_id,
             )
         if not runs:
@@ -93,6 +92,7 @@ class RunsScreen(WorkbenchScreen):
             t("ui.runs.detail.id", run=record.summary.run_id),
             t("runs.run_dir", path=str(record.summary.run_dir)),
             t("ui.runs.detail.status", status=t(f"status.{record.summary.status}")),
+            t("ui.runs.detail.kind", kind=t(f"runs.kind.{record.summary.kind}")),
         ]
         latest = record.metrics.latest()
         if latest:

@@ -6,8 +6,8 @@ Two layers, because output arrives two ways:
   thread (a job's worker) goes to that job's sink; every other thread writes to the wrapped stream.
 * :class:`FdCapture` moves file descriptors 1 and 2 onto a pipe (``os.dup2``) and keeps a duplicate of
   the real terminal. C-level writers — Paddle's glog, ``printf`` in kernels, ``os.write(2, ...)`` —
-  land in the pipe; a reader thread hands each line to the active sinks (the running jobs' ``logs.txt``)
-  and to a bounded buffer the UI shows. The TUI then draws on the duplicate (see ``screens.driver``).
+  land in the pipe; a reader thread hands each line to the active sinks (the running jobs' ``logs.txt``,
+  and the TUI's session log, so output printed while no run is active is kept too). The TUI then draws on the duplicate (see ``screens.driver``).
 
 Neither imports Textual: the CLI's headless mode uses them too.
 """
@@ -19,7 +19,6 @@ import io
 import os
 import sys
 import threading
-from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
@@ -93,7 +92,7 @@ def route_thread_output(sink: Sink, thread_id: int | None = None) -> Iterator[No
 class FdCapture:
     """Redirect fds 1 and 2 into a pipe; remember the terminal; fan captured lines out to sinks."""
 
-    def __init__(self, history_lines: int = 2000) -> None:
+    def __init__(self) -> None:
         self.terminal_fd: int | None = None
         self._saved: dict[int, int] = {}
         self._read_fd: int | None = None
@@ -101,9 +100,7 @@ class FdCapture:
         self._sinks: dict[int, Sink] = {}
         self._next_id = 0
         self._lock = threading.Lock()
-        self.history: deque[str] = deque(maxlen=history_lines)
         self._sync_events: dict[str, threading.Event] = {}
-        self.captured_bytes = 0
 
     @property
     def active(self) -> bool:
@@ -174,7 +171,6 @@ class FdCapture:
                 break
             if not chunk:
                 break
-            self.captured_bytes += len(chunk)
             pending += chunk
             *lines, pending = pending.split(b"\n")
             if lines:
@@ -194,7 +190,6 @@ class FdCapture:
             text = "".join(kept)
             if not text:
                 return
-        self.history.extend(text.splitlines())
         with self._lock:
             sinks = list(self._sinks.values())
         for sink in sinks:

@@ -95,14 +95,13 @@ class EventWriter:
     order is the order things happened and a crash right after an event cannot lose it.
     """
 
-    def __init__(self, path: Path, *, on_flush: Any = None) -> None:
+    def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._fh: TextIO = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
         self._pending: deque[dict[str, Any]] = deque()
         self._flush_lock = threading.Lock()
         self._closed = threading.Event()
-        self._on_flush = on_flush
         self._thread = threading.Thread(target=self._flusher, name=f"events-writer:{path}", daemon=True)
         self._thread.start()
 
@@ -128,8 +127,6 @@ class EventWriter:
             if lines:
                 self._fh.write("\n".join(lines) + "\n")
                 self._fh.flush()
-        if lines and self._on_flush is not None:
-            self._on_flush()
 
     def _flusher(self) -> None:
         while not self._closed.wait(FLUSH_INTERVAL_S):

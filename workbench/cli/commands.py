@@ -82,7 +82,7 @@ def validate_command(ctx: click.Context, files: tuple[Path, ...], json_mode: boo
 
 
 def _fmt_time(ts: float | None) -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ts)) if ts else t("common.none")
+    return time.strftime("%m-%d %H:%M:%S", time.localtime(ts)) if ts else t("common.none")
 
 
 def _print_run_table(console: object, store: RunStore) -> list[RunSummary]:
@@ -95,8 +95,10 @@ def _print_run_table(console: object, store: RunStore) -> list[RunSummary]:
         console.print(t("runs.none", workspace=str(store.workspace)))
         return runs
     table = Table(box=None, pad_edge=False)
-    for key in ("runs.col.run", "runs.col.status", "runs.col.started", "runs.col.step", "runs.col.kind"):
-        table.add_column(t(key))
+    # The run id is what users copy into --resume / report: never cut it, let the others wrap.
+    table.add_column(t("runs.col.run"), no_wrap=True, min_width=max(len(r.run_id) for r in runs))
+    for key in ("runs.col.status", "runs.col.started", "runs.col.step", "runs.col.kind"):
+        table.add_column(t(key), no_wrap=key != "runs.col.kind")
     for run in runs:
         table.add_row(
             run.run_id,

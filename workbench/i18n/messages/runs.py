@@ -14,5 +14,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "runs.col.kind": ("Kind", "类型"),
     "runs.kind.in_process": ("in-process", "进程内"),
     "runs.kind.launched": ("launched", "多进程"),
+    "runs.kind.attached": ("attached", "附加"),
     "runs.run_dir": ("run folder: {path}", "运行目录：{path}"),
 }

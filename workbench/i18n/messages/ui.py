@@ -116,6 +116,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "ui.runs.detail.id": ("run {run}", "运行 {run}"),
     "ui.runs.detail.status": ("status: {status}", "状态：{status}"),
+    "ui.runs.detail.kind": ("kind: {kind}", "类型：{kind}"),
     "ui.runs.detail.latest": ("latest: {values}", "最新：{values}"),
     "ui.runs.detail.error": ("error: {error}", "错误：{error}"),
     "ui.monitor.no_run": (
