@@ -44,6 +44,8 @@ test: setup-test lint typecheck
 bench: setup-test
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/metrics.py
+	$(BIN)/python benchmarks/monitor_overhead.py
+	$(BIN)/python benchmarks/terminal_bandwidth.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_WORKSPACE) .mypy_cache .ruff_cache

@@ -35,6 +35,7 @@ from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 
 LOG_READ_LIMIT = 256_000
 PROGRESS_CELLS = 24
+PLOT_INTERVAL_S = 1.0
 
 
 def _batch_size(config: Mapping[str, Any]) -> int | None:
@@ -72,7 +73,10 @@ class MonitorScreen(WorkbenchScreen):
         self.metric_index = 0
         self.x_axis = "step"  # or "samples"
         self.overlay: tuple[str, MetricStore, Mapping[str, Any]] | None = None
-        self._seen: tuple[Any, ...] = ()
+        self._seen_data: tuple[Any, ...] = ()
+        self._seen_view: tuple[Any, ...] = ()
+        self._last_plot = 0.0
+        self.plot_interval_s = PLOT_INTERVAL_S
         self._log_offset = 0
         self._rate: deque[tuple[float, int]] = deque(maxlen=30)
 
@@ -93,6 +97,8 @@ class MonitorScreen(WorkbenchScreen):
         self.query_one("#monitor-failure").display = False
         self.query_one(BraillePlot).empty_text = t("ui.monitor.no_data")
         interval = 1.0 if self.wb.low_bandwidth else 0.5
+        if self.wb.low_bandwidth:
+            self.plot_interval_s = 2.0
         self._timer = self.set_interval(interval, self.tick)
         self.tick()
 
@@ -107,7 +113,7 @@ class MonitorScreen(WorkbenchScreen):
 
     def _follow(self, job: Job | None) -> None:
         self.job = job
-        self._seen = ()
+        self._seen_data = self._seen_view = ()
         self._log_offset = 0
         self._rate.clear()
         self.query_one(Log).clear()
@@ -135,13 +141,19 @@ class MonitorScreen(WorkbenchScreen):
         last = job.metrics.last_step.get(0)
         if last is not None and not job.done:
             self._rate.append((time.monotonic(), last))
-        state = (
-            job.metrics.samples, len(job.lifecycle), job.paused, self.metric_index, self.x_axis,
-            id(self.overlay), self.app.theme, self.size,
-        )  # fmt: skip
-        if state != self._seen:
-            self._seen = state
-            self._render_title(job)
+        data = (job.metrics.samples, len(job.lifecycle), job.paused)
+        view = (self.metric_index, self.x_axis, id(self.overlay), self.app.theme, self.size)
+        if data == self._seen_data and view == self._seen_view:
+            self._tail_log(job)
+            return
+        self._render_title(job)  # cheap: one line, every tick
+        now = time.monotonic()
+        # Curves and the metrics table cost Python time under the GIL the training thread shares:
+        # redraw them at most once per PLOT_INTERVAL_S while data streams in, at once for a view change
+        # or when the run has ended (PADDLE_FACTS.md: keep redraws rare).
+        if view != self._seen_view or job.done or now - self._last_plot >= self.plot_interval_s:
+            self._last_plot = now
+            self._seen_data, self._seen_view = data, view
             self._render_plot(job)
             self._render_side(job)
             self._render_failure(job)

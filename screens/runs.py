@@ -47,7 +47,14 @@ class RunsScreen(WorkbenchScreen):
         for key in ("runs.col.run", "runs.col.status", "runs.col.started", "runs.col.step"):
             table.add_column(t(key), key=key)
         self.refresh_runs()
-        self.set_interval(REFRESH_S, self.refresh_runs)
+        self._timer = self.set_interval(REFRESH_S, self.refresh_runs)
+
+    def on_show(self) -> None:
+        self._timer.resume()
+        self.refresh_runs()
+
+    def on_hide(self) -> None:
+        self._timer.pause()  # a hidden list costs nothing while a run trains
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="runs-list")
     def refresh_runs(self) -> None:

@@ -111,8 +111,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.cmd.help.help": ("the help screen", "帮助页面"),
     "ui.runs.select": ("Select a run to see its details.", "选择一个运行以查看详情。"),
     "ui.runs.empty_hint": (
-        "Start one: press d for a demo run, or run `paddle-workbench train CONFIG` in another pane.",
-        "开始一个运行：按 d 启动演示，或在另一个窗格执行 `paddle-workbench train CONFIG`。",
+        "Start one: press t to train a sample config, d for a demo run, or run "
+        "`paddle-workbench train CONFIG` in another pane (it shows up here live).",
+        "开始一个运行：按 t 训练示例配置，按 d 启动演示，或在另一个窗格执行 "
+        "`paddle-workbench train CONFIG`（会实时出现在这里）。",
     ),
     "ui.runs.detail.id": ("run {run}", "运行 {run}"),
     "ui.runs.detail.status": ("status: {status}", "状态：{status}"),
