@@ -108,6 +108,30 @@ async def test_an_injected_nan_is_an_alert_and_a_failed_run_with_the_app_alive(c
         assert app.is_running and app.current_mode == "runs"
 
 
+async def test_a_hang_is_an_alert_and_stop_still_works(config_factory) -> None:  # type: ignore[no-untyped-def]
+    app = WorkbenchApp("ws", preload_paddle=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.train_config(config_factory("alerts: {hang_after_s: 2}\ndebug: {inject: 'hang@5:120'}"))
+        await _until(lambda: app.monitor_target is not None, pilot)
+        job = app.monitor_target
+        await _until(
+            lambda: any(isinstance(e, AlertRaised) and e.kind == "hang" for e in job.lifecycle), pilot
+        )
+        await pilot.pause(0.7)
+        assert "hang" in _plain(app.screen.query_one("#monitor-events", Static))
+        assert list(job.run_dir.glob("hang-*.txt")), "the training stack is written to the run folder"
+        await pilot.press("s")  # the UI still answers; the hung step wakes on cancel
+        await _until(lambda: job.done, pilot, timeout=30)
+        assert job.status == "cancelled"
+        loss = job.metrics.series("loss")
+        assert loss is not None and loss.arrays()[0][:4].tolist() == [
+            1,
+            2,
+            3,
+            4,
+        ]  # nothing before the hang lost
+
+
 THREADS_SCRIPT = """
 import threading
 from workbench.training.runtime import import_paddle

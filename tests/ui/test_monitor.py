@@ -1,0 +1,78 @@
+"""Pilot tests of the monitor on a scripted event stream (no Paddle): metrics, ranks, axes, overlay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import OptionList
+
+from tests.ui.scripted import ScriptedJob
+from workbench.demo import start_demo_job
+from workbench.runs import RunStore
+from workbench.screens.dialogs import RunPickerScreen
+from workbench.screens.monitor import MonitorScreen, format_eta, progress_bar
+from workbench.screens.widgets.plot import BraillePlot
+
+
+def _labels(screen: MonitorScreen) -> list[str]:
+    return [s.label for s in screen.query_one(BraillePlot)._series]
+
+
+async def test_metric_keys_ranks_and_axis(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_in_monitor(ScriptedJob(tmp_path / "scripted", ranks=2))
+        await pilot.pause(0.6)
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen)
+        assert _labels(screen) == ["loss r0", "loss r1", "eval/loss"]  # one curve per rank, val overlaid
+        await pilot.press("right_square_bracket")
+        await pilot.pause(0.2)
+        assert _labels(screen) == ["lr r0", "lr r1"]
+        first_x = screen.query_one(BraillePlot)._series[0].x[-1]
+        await pilot.press("x")
+        await pilot.pause(0.2)
+        assert screen.x_axis == "samples"
+        assert screen.query_one(BraillePlot)._series[0].x[-1] == first_x * 32  # batch_size from the config
+
+
+async def test_pause_on_a_run_of_another_process_says_it_cannot(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        job = ScriptedJob(tmp_path / "scripted")
+        job.lifecycle.pop()  # still "running" from the monitor's point of view
+        job._done.clear()
+        app.open_in_monitor(job)
+        await pilot.pause(0.3)
+        await pilot.press("p")
+        await pilot.pause(0.2)
+        assert any("another process" in n.message for n in app._notifications)
+
+
+async def test_overlay_a_stored_run_on_the_same_axes(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    baseline = start_demo_job(RunStore(tmp_path / "ws"), steps=20, step_s=0)
+    assert baseline.wait(30)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_in_monitor(ScriptedJob(tmp_path / "scripted"))
+        await pilot.pause(0.3)
+        await pilot.press("o")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, RunPickerScreen)
+        app.screen.query_one(OptionList).highlighted = 0
+        await pilot.press("enter")
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if any(baseline.run_id[-20:] in label for label in _labels(app.screen)):
+                break
+        assert isinstance(app.screen, MonitorScreen)
+        assert any(baseline.run_id[-20:] in label for label in _labels(app.screen))
+        await pilot.press("o")  # o again removes it
+        await pilot.pause(0.2)
+        assert not any(baseline.run_id[-20:] in label for label in _labels(app.screen))
+
+
+def test_progress_and_eta_formatting() -> None:
+    assert progress_bar(50, 100, cells=10) == "█████░░░░░"
+    assert progress_bar(500, 100, cells=4) == "████"
+    assert format_eta(59) == "0:59" and format_eta(3725) == "1:02:05"
