@@ -20,7 +20,7 @@ from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
 from workbench.i18n import t
-from workbench.runner import Job, attach
+from workbench.runner import AttachedRun, Job, attach
 from workbench.runs import RunStore
 from workbench.screens.base import localize_bindings
 from workbench.screens.commands import WorkbenchCommands
@@ -28,6 +28,7 @@ from workbench.screens.dialogs import ErrorScreen, HelpScreen, TooSmallScreen
 from workbench.themes import load_theme_specs, resolve_theme_name, stylesheet_path
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+MAX_ATTACHED = 4  # past / external runs kept in memory for quick reopening
 
 
 def _mode_screens() -> dict[str, Any]:
@@ -90,6 +91,7 @@ class WorkbenchApp(App[int]):
         self.paddle_version = ""
         self.monitor_target: Job | None = None
         self.live_jobs: dict[str, Job] = {}
+        self._attached: dict[str, AttachedRun] = {}
         self.theme_problems: list[str] = []
         self._requested_theme = theme_name
         self._too_small_shown = False
@@ -181,15 +183,35 @@ class WorkbenchApp(App[int]):
     def open_in_monitor(self, run_ref: str | Path | Job) -> None:
         """Show a live job, or a past / externally written run (attached), in the monitor."""
         if isinstance(run_ref, Job):
-            job = run_ref
+            self._show_in_monitor(run_ref)
+            return
+        run_dir = self.store.resolve(str(run_ref))
+        if run_dir is None:
+            self.notify(
+                t("runs.not_found", ref=str(run_ref), workspace=str(self.workspace)), severity="error"
+            )
+            return
+        job = self.live_jobs.get(run_dir.name) or self._attached.get(run_dir.name)
+        if job is not None:
+            self._show_in_monitor(job)
         else:
-            run_dir = self.store.resolve(str(run_ref))
-            if run_dir is None:
-                self.notify(
-                    t("runs.not_found", ref=str(run_ref), workspace=str(self.workspace)), severity="error"
-                )
-                return
-            job = self.live_jobs.get(run_dir.name) or attach(run_dir)
+            self._attach(run_dir)  # reading a long run's history takes a while: never on the UI thread
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="attach")
+    def _attach(self, run_dir: Path) -> None:
+        job = attach(run_dir)
+        self.call_from_thread(self._attached_ready, job)
+
+    def _attached_ready(self, job: AttachedRun) -> None:
+        self._attached[job.run_id] = job
+        while len(self._attached) > MAX_ATTACHED:  # keep a few recent ones; stop following the rest
+            oldest = next(iter(self._attached))
+            if self._attached[oldest] is self.monitor_target:
+                break
+            self._attached.pop(oldest).detach()
+        self._show_in_monitor(job)
+
+    def _show_in_monitor(self, job: Job) -> None:
         self.monitor_target = job
         self.update_subtitle()
         self.switch_mode("monitor")

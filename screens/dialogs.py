@@ -84,7 +84,7 @@ class ErrorScreen(LocalizedModal[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="modal-box error-box"):
-            yield Static(self._title, classes="modal-title")
+            yield Static(self._title, classes="modal-title", markup=False)
             with VerticalScroll():
                 yield Static(self._details, markup=False)
             yield Static(t("ui.error.close_hint"), classes="dim")
@@ -116,7 +116,7 @@ class RunPickerScreen(LocalizedModal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="modal-box"):
-            yield Static(self._title, classes="modal-title")
+            yield Static(self._title, classes="modal-title", markup=False)
             if self._runs:
                 yield OptionList(*(Option(label, id=run_id) for run_id, label in self._runs), id="run-picker")
             else:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
+
+from workbench.i18n import t
 
 SESSION_LOG = "tui-output.log"
 
@@ -18,14 +21,17 @@ def run_tui(
 
     # glog goes to fd 2 from C++: quiet the chatty levels before Paddle is imported by a worker.
     os.environ.setdefault("GLOG_minloglevel", "2")
-    capture = start_process_capture()
-    CapturedTerminalDriver.terminal_fd = capture.terminal_fd
-    # Everything written to fds 1/2 while the UI is up (import warnings included) is kept here;
-    # each run's own output also goes to its logs.txt.
+    # Made before capture starts, so a failure here is an ordinary error on a clean terminal.
     workspace.mkdir(parents=True, exist_ok=True)
-    session_log = open(workspace / SESSION_LOG, "a", encoding="utf-8", errors="replace")  # noqa: SIM115
-    capture.add_sink(lambda text: (session_log.write(text), session_log.flush()))
+    log_path = workspace / SESSION_LOG
+    session_log = open(log_path, "a", encoding="utf-8", errors="replace")  # noqa: SIM115 - closed below
+    return_code = 1
     try:
+        capture = start_process_capture()
+        CapturedTerminalDriver.terminal_fd = capture.terminal_fd
+        # C-level output (glog, child processes) written while no run is active lands here; each run's
+        # own output also goes to its logs.txt. Python-level prints of non-job threads are Textual's.
+        capture.add_sink(lambda text: (session_log.write(text), session_log.flush()))
         app = WorkbenchApp(
             workspace=workspace,
             theme_name=theme,
@@ -39,4 +45,16 @@ def run_tui(
         stop_process_capture()
         session_log.close()
         CapturedTerminalDriver.terminal_fd = None
+    if return_code:
+        # Textual printed the crash while fds 1/2 were still captured: point at where it went.
+        sys.stderr.write(t("ui.crashed", path=str(log_path)) + "\n")
+        sys.stderr.write(_tail(log_path, 40))
     return return_code
+
+
+def _tail(path: Path, lines: int) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return "".join(text.splitlines(keepends=True)[-lines:])

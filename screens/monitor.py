@@ -78,6 +78,7 @@ class MonitorScreen(WorkbenchScreen):
         self._last_plot = 0.0
         self.plot_interval_s = PLOT_INTERVAL_S
         self._log_offset = 0
+        self._log_partial = b""
         self._rate: deque[tuple[float, int]] = deque(maxlen=30)
 
     def compose(self) -> ComposeResult:
@@ -87,7 +88,7 @@ class MonitorScreen(WorkbenchScreen):
             yield BraillePlot(id="monitor-plot")
             with Vertical(id="monitor-side", classes="panel"):
                 yield Static(id="monitor-values")
-                yield Static(id="monitor-events")
+                yield Static(id="monitor-events", markup=False)  # alert text comes from the run
         with VerticalScroll(id="monitor-failure", classes="panel error-panel"):
             yield Static(id="monitor-failure-text", markup=False)
         yield Log(id="monitor-log", max_lines=2000)
@@ -115,6 +116,7 @@ class MonitorScreen(WorkbenchScreen):
         self.job = job
         self._seen_data = self._seen_view = ()
         self._log_offset = 0
+        self._log_partial = b""
         self._rate.clear()
         self.query_one(Log).clear()
         self.query_one("#monitor-failure").display = False
@@ -247,6 +249,7 @@ class MonitorScreen(WorkbenchScreen):
             panel.display = False
 
     def _tail_log(self, job: Job) -> None:
+        """Append what ``logs.txt`` gained since the last tick (whole lines only: UTF-8 stays intact)."""
         path = job.run_dir / "logs.txt"
         try:
             size = os.path.getsize(path)
@@ -254,18 +257,28 @@ class MonitorScreen(WorkbenchScreen):
             return
         if size <= self._log_offset:
             return
+        start = max(self._log_offset, size - LOG_READ_LIMIT)
+        if start > self._log_offset:
+            self._log_partial = b""  # skipped ahead: the kept tail no longer continues
         with open(path, "rb") as fh:
-            fh.seek(max(self._log_offset, size - LOG_READ_LIMIT))
-            chunk = fh.read(size - self._log_offset)
+            fh.seek(start)
+            chunk = self._log_partial + fh.read(size - start)
         self._log_offset = size
-        self.query_one(Log).write(chunk.decode("utf-8", "replace"))
+        complete, _, self._log_partial = chunk.rpartition(b"\n")
+        if complete:
+            self.query_one(Log).write(complete.decode("utf-8", "replace") + "\n")
 
     # -- actions --------------------------------------------------------------------------------
 
     def action_stop(self) -> None:
-        if self.job is not None and not self.job.done:
-            self.job.cancel()
-            self.notify(t("ui.monitor.stopping"))
+        job = self.job
+        if job is None or job.done:
+            return
+        if not job.cancellable:
+            self.notify(t("ui.monitor.not_controllable"), severity="warning")
+            return
+        job.cancel()
+        self.notify(t("ui.monitor.stopping"))
 
     def action_pause(self) -> None:
         job = self.job

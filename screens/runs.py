@@ -12,7 +12,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Static
 
 from workbench.i18n import t
-from workbench.runs import RunSummary, read_run
+from workbench.runs import RunSummary, read_run_brief
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_time, status_text
 
@@ -33,6 +33,8 @@ class RunsScreen(WorkbenchScreen):
     def __init__(self) -> None:
         super().__init__()
         self._runs: list[RunSummary] = []
+        self._shown: list[tuple[object, ...]] | None = None
+        self._detail_for: tuple[object, ...] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -62,58 +64,70 @@ class RunsScreen(WorkbenchScreen):
         self.app.call_from_thread(self._show_runs, runs)
 
     def _show_runs(self, runs: list[RunSummary]) -> None:
+        shown = [(r.run_id, r.status, r.last_step, r.started) for r in runs]
+        if shown == self._shown:
+            return  # nothing changed: no rebuild, no re-highlight, no re-read of the detail
+        self._shown = shown
         table = self.query_one(DataTable)
-        keep = table.cursor_row
-        selected = self._runs[keep].run_id if 0 <= keep < len(self._runs) else None
+        selected = self.selected_run()
         self._runs = runs
-        table.clear()
-        for run in runs:
-            color = self.wb.theme_variable(STATUS_VARIABLE.get(run.status, "status-warn"))
-            table.add_row(
-                Text(run.run_id),
-                status_text(run.status, color),
-                format_time(run.started),
-                str(run.last_step) if run.last_step is not None else t("common.none"),
-                key=run.run_id,
-            )
+        with self.app.batch_update():
+            table.clear()
+            for run in runs:
+                color = self.wb.theme_variable(STATUS_VARIABLE.get(run.status, "status-warn"))
+                table.add_row(
+                    Text(run.run_id),
+                    status_text(run.status, color),
+                    format_time(run.started),
+                    str(run.last_step) if run.last_step is not None else t("common.none"),
+                    key=run.run_id,
+                )
+            ids = [r.run_id for r in runs]
+            if selected in ids:
+                table.move_cursor(row=ids.index(selected))
         if not runs:
             self.query_one("#run-detail-text", Static).update(
                 t("runs.none", workspace=str(self.wb.workspace)) + "\n\n" + t("ui.runs.empty_hint")
             )
-        ids = [r.run_id for r in runs]
-        if selected in ids:
-            table.move_cursor(row=ids.index(selected))
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.row_key is not None and event.row_key.value:
-            self._show_detail(event.row_key.value)
+        run_id = event.row_key.value if event.row_key is not None else None
+        if not run_id:
+            return
+        run = next((r for r in self._runs if r.run_id == run_id), None)
+        key = (run_id, run.status if run else None, run.last_step if run else None)
+        if key != self._detail_for:
+            self._detail_for = key
+            self._show_detail(run_id)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="run-detail")
     def _show_detail(self, run_id: str) -> None:
         run_dir = self.wb.store.resolve(run_id)
         if run_dir is None:
             return
-        record = read_run(run_dir)
+        brief = read_run_brief(run_dir)
         lines = [
-            t("ui.runs.detail.id", run=record.summary.run_id),
-            t("runs.run_dir", path=str(record.summary.run_dir)),
-            t("ui.runs.detail.status", status=t(f"status.{record.summary.status}")),
-            t("ui.runs.detail.kind", kind=t(f"runs.kind.{record.summary.kind}")),
+            t("ui.runs.detail.id", run=brief.summary.run_id),
+            t("runs.run_dir", path=str(brief.summary.run_dir)),
+            t("ui.runs.detail.status", status=t(f"status.{brief.summary.status}")),
+            t("ui.runs.detail.kind", kind=t(f"runs.kind.{brief.summary.kind}")),
         ]
-        latest = record.metrics.latest()
-        if latest:
-            lines.append(
-                t(
-                    "ui.runs.detail.latest",
-                    values=", ".join(f"{k}={v:.4g}" for k, v in sorted(latest.items())),
-                )
-            )
-        failure = record.failure
-        if failure is not None:
-            lines += ["", t("ui.runs.detail.error", error=failure.error), "", failure.traceback.rstrip()]
-        text = "\n".join(lines)
-        self.app.call_from_thread(self.query_one("#run-detail-text", Static).update, text)
+        if brief.latest:
+            values = ", ".join(f"{k}={v:.4g}" for k, v in sorted(brief.latest.items()))
+            lines.append(t("ui.runs.detail.latest", values=values))
+        if brief.failure is not None:
+            lines += [
+                "",
+                t("ui.runs.detail.error", error=brief.failure.error),
+                "",
+                brief.failure.traceback.rstrip(),
+            ]
+        self.app.call_from_thread(self._detail_loaded, run_id, "\n".join(lines))
+
+    def _detail_loaded(self, run_id: str, text: str) -> None:
+        if run_id == self.selected_run():  # a slower, older read must not overwrite the current one
+            self.query_one("#run-detail-text", Static).update(text)
 
     def selected_run(self) -> str | None:
         table = self.query_one(DataTable)

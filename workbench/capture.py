@@ -57,6 +57,10 @@ class ThreadOutputRouter(io.TextIOBase):
     def isatty(self) -> bool:
         return False
 
+    def fileno(self) -> int:
+        """The wrapped stream's descriptor (``faulthandler``, ``subprocess`` ask for it)."""
+        return self.fallback.fileno()
+
     @property
     def encoding(self) -> str:  # type: ignore[override]
         return getattr(self.fallback, "encoding", "utf-8") or "utf-8"

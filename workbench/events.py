@@ -128,9 +128,7 @@ def json_safe_float(value: float) -> float | str:
 
 
 def parse_float(value: Any) -> float:
-    """Inverse of :func:`json_safe_float`."""
-    if isinstance(value, str):
-        return float(value)
+    """Inverse of :func:`json_safe_float` (``float("nan")`` reads the string forms back)."""
     return float(value)
 
 

@@ -87,6 +87,21 @@ def _slug(name: str) -> str:
 # --------------------------------------------------------------------------- writing
 
 
+def _safe_value(value: Any) -> float | str:
+    """A metric value as JSON: non-finite floats as strings, anything float() rejects as its text."""
+    try:
+        return json_safe_float(float(value))
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _json_line(row: dict[str, Any]) -> str:
+    values = row.get("values")
+    if row.get("type") == "metrics" and isinstance(values, Mapping):
+        row = {**row, "values": {k: _safe_value(v) for k, v in values.items()}}
+    return json.dumps(row, default=str, ensure_ascii=False)
+
+
 class EventWriter:
     """Appends events to one ``events.jsonl``: samples batched by a flusher thread, lifecycle at once.
 
@@ -102,6 +117,7 @@ class EventWriter:
         self._pending: deque[dict[str, Any]] = deque()
         self._flush_lock = threading.Lock()
         self._closed = threading.Event()
+        self.last_error: OSError | None = None
         self._thread = threading.Thread(target=self._flusher, name=f"events-writer:{path}", daemon=True)
         self._thread.start()
 
@@ -113,24 +129,29 @@ class EventWriter:
         self.flush()
 
     def flush(self) -> None:
+        """Write every pending row; on a write error the rows go back to the queue and the error is raised."""
         with self._flush_lock:
             if self._fh.closed:
                 return
-            lines = []
+            rows: list[dict[str, Any]] = []
             pending = self._pending
             while pending:
-                row = pending.popleft()
-                values = row.get("values")
-                if row.get("type") == "metrics" and isinstance(values, Mapping):
-                    row = {**row, "values": {k: json_safe_float(float(v)) for k, v in values.items()}}
-                lines.append(json.dumps(row, default=str, ensure_ascii=False))
-            if lines:
-                self._fh.write("\n".join(lines) + "\n")
+                rows.append(pending.popleft())
+            if not rows:
+                return
+            try:
+                self._fh.write("\n".join(_json_line(row) for row in rows) + "\n")
                 self._fh.flush()
+            except OSError:
+                pending.extendleft(reversed(rows))  # nothing is lost; the next flush tries again
+                raise
 
     def _flusher(self) -> None:
         while not self._closed.wait(FLUSH_INTERVAL_S):
-            self.flush()
+            try:
+                self.flush()
+            except OSError as exc:  # e.g. a full disk: keep the rows, retry next time, never die
+                self.last_error = exc
 
     def close(self) -> None:
         self._closed.set()
@@ -150,6 +171,7 @@ class RunHandle:
     state: dict[str, Any] = field(default_factory=dict)
     _log: TextIO | None = None
     _log_lock: threading.Lock = field(default_factory=threading.Lock)
+    _state_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def logs_path(self) -> Path:
@@ -168,6 +190,12 @@ class RunHandle:
         self.update_state(event)
 
     def update_state(self, event: Event) -> None:
+        """Fold a lifecycle event into ``state.json`` (callers: the job thread and the watchdog)."""
+        with self._state_lock:
+            self._fold(event)
+            self._save_state_locked()
+
+    def _fold(self, event: Event) -> None:
         status = _TERMINAL_STATUS.get(event.TYPE)
         if status is not None:
             self.state["status"] = status
@@ -177,9 +205,12 @@ class RunHandle:
         step = getattr(event, "step", None)
         if isinstance(step, int):
             self.state["last_step"] = max(step, int(self.state.get("last_step", -1)))
-        self.save_state()
 
     def save_state(self) -> None:
+        with self._state_lock:
+            self._save_state_locked()
+
+    def _save_state_locked(self) -> None:
         self.state["updated"] = time.time()
         atomic_write_text(self.run_dir / "state.json", json.dumps(self.state, default=str))
 
@@ -303,11 +334,27 @@ class RunRecord:
         return None
 
 
-def _pid_alive(pid: Any) -> bool:
+def process_start_time(pid: int) -> float | None:
+    """When process ``pid`` started (``None`` if it is gone); tells a live writer from a reused pid."""
     try:
-        return bool(pid) and psutil.pid_exists(int(pid)) and int(pid) != 0
+        return float(psutil.Process(pid).create_time())
+    except (psutil.Error, ValueError):
+        return None
+
+
+def _writer_alive(state: Mapping[str, Any]) -> bool:
+    """The process that writes this run still runs (same pid *and* same start time, so not a reuse)."""
+    try:
+        pid = int(state.get("pid") or 0)
     except (TypeError, ValueError):
         return False
+    if pid <= 0:
+        return False
+    started = process_start_time(pid)
+    if started is None:
+        return False
+    recorded = state.get("pid_started")
+    return not isinstance(recorded, int | float) or abs(started - float(recorded)) < 1.0
 
 
 class RunStore:
@@ -341,7 +388,14 @@ class RunStore:
             doc["environment"] = dict(fingerprint)
         atomic_write_text(run_dir / "run.yaml", yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
         handle = RunHandle(run_dir=run_dir, run_id=run_id, writer=EventWriter(run_dir / "events.jsonl"))
-        handle.state.update(run_id=run_id, name=name, kind=kind, pid=os.getpid(), status=STATUS_RUNNING)
+        handle.state.update(
+            run_id=run_id,
+            name=name,
+            kind=kind,
+            pid=os.getpid(),
+            pid_started=process_start_time(os.getpid()),
+            status=STATUS_RUNNING,
+        )
         handle.save_state()
         return handle
 
@@ -392,7 +446,7 @@ def summarize(run_dir: Path) -> RunSummary:
     """Summary from ``state.json`` (cheap); a run whose writer died is reported ``interrupted``."""
     state = _read_state(run_dir)
     status = str(state.get("status", STATUS_INTERRUPTED))
-    if status == STATUS_RUNNING and not _pid_alive(state.get("pid")):
+    if status == STATUS_RUNNING and not _writer_alive(state):
         status = STATUS_INTERRUPTED
     last_step = state.get("last_step")
     return RunSummary(
@@ -426,6 +480,35 @@ def read_run(run_dir: Path) -> RunRecord:
     if steps:
         summary.last_step = max(max(steps), summary.last_step or 0)
     return RunRecord(summary=summary, config=read_run_config(run_dir), events=events, metrics=tailer.metrics)
+
+
+@dataclass
+class RunBrief:
+    """What a run list shows for one run, read cheaply: the summary, latest values, how it ended."""
+
+    summary: RunSummary
+    latest: dict[str, float]
+    failure: RunFailed | None
+
+
+def read_run_brief(run_dir: Path, tail_bytes: int = 256_000) -> RunBrief:
+    """Like :func:`read_run`, but reads only the end of ``events.jsonl`` (cost flat in run length)."""
+    summary = summarize(run_dir)
+    path = run_dir / "events.jsonl"
+    data = b""
+    with contextlib.suppress(OSError), open(path, "rb") as fh:
+        fh.seek(0, os.SEEK_END)
+        size = fh.tell()
+        fh.seek(max(0, size - tail_bytes))
+        data = fh.read()
+        if size > tail_bytes:
+            data = data.split(b"\n", 1)[-1]  # drop the partial first line
+    tailer = EventTailer(run_dir)
+    events: list[tuple[Event, int | None]] = []
+    for raw in data.split(b"\n"):
+        tailer._consume(raw, None, events)
+    failure = next((e for e, _ in reversed(events) if isinstance(e, RunFailed)), None)
+    return RunBrief(summary=summary, latest=tailer.metrics.latest(), failure=failure)
 
 
 def terminal_event(events: Iterable[Event]) -> Event | None:

@@ -76,3 +76,26 @@ def test_progress_and_eta_formatting() -> None:
     assert progress_bar(50, 100, cells=10) == "█████░░░░░"
     assert progress_bar(500, 100, cells=4) == "████"
     assert format_eta(59) == "0:59" and format_eta(3725) == "1:02:05"
+
+
+async def test_log_pane_shows_whole_lines_once_even_when_utf8_is_split(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from textual.widgets import Log
+
+    run_dir = tmp_path / "scripted"
+    run_dir.mkdir()
+    log = run_dir / "logs.txt"
+    text = "第一行 ok\n第二行 done\n".encode()
+    split = text.index("第二".encode()) + 1  # in the middle of a 3-byte character
+    log.write_bytes(text[:split])
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_in_monitor(ScriptedJob(run_dir))
+        await pilot.pause(0.6)
+        with open(log, "ab") as fh:
+            fh.write(text[split:])
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen)
+        screen.tick()
+        await pilot.pause(0.2)
+        lines = [line for line in screen.query_one(Log).lines if line]
+        assert lines == ["第一行 ok", "第二行 done"]

@@ -115,3 +115,13 @@ def test_runs_json_lists_runs(tmp_path: Path) -> None:
     result = wb("--workspace", str(tmp_path / "ws"), "runs", "--json")
     doc = json.loads(result.stdout)
     assert [r["status"] for r in doc["runs"]] == ["finished"]
+
+
+def test_markup_like_paths_are_printed_literally(tmp_path: Path) -> None:
+    folder = tmp_path / "[red]"
+    folder.mkdir()
+    bad = folder / "[bold]x.yaml"
+    bad.write_text("task: nope\n")
+    result = wb("validate", str(bad))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"{bad}:1:7:" in result.stdout

@@ -102,3 +102,25 @@ def test_validate_file_detects_the_kind(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as info:
         validate_file(_write(tmp_path, "hello: world\n"))
     assert "what kind of workbench file" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a\x00b: 1", "YAML syntax error"),
+        ("task: &a [*a]\n", "'task'"),
+        (
+            "a: &a [x, x, x, x, x, x, x, x, x]\n"
+            + "".join(
+                f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefg", "bcdefgh", strict=True)
+            )
+            + "task: [*h, *h, *h, *h, *h, *h, *h, *h, *h]\n",
+            "'task'",
+        ),
+    ],
+)
+def test_hostile_yaml_is_a_located_error_not_a_traceback_or_a_hang(
+    tmp_path: Path, text: str, expected: str
+) -> None:
+    messages = _issues(_write(tmp_path, text))
+    assert any(expected in m for m in messages), messages

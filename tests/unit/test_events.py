@@ -88,3 +88,15 @@ def test_non_finite_values_survive_json() -> None:
     for value in (math.nan, math.inf, -math.inf, 1.5):
         back = parse_float(json_safe_float(value))
         assert (math.isnan(back) and math.isnan(value)) or back == value
+
+
+def test_thread_router_keeps_fileno_of_the_wrapped_stream() -> None:
+    import io
+    import tempfile
+
+    from workbench.capture import ThreadOutputRouter
+
+    with tempfile.TemporaryFile("w+") as fh:
+        router = ThreadOutputRouter(fh)  # type: ignore[arg-type]
+        assert router.fileno() == fh.fileno()
+    assert isinstance(ThreadOutputRouter(io.StringIO()), io.TextIOBase)

@@ -175,3 +175,28 @@ def test_attach_follows_a_run_written_by_another_process(store: RunStore, tmp_pa
     proc.wait(30)
     assert isinstance(attached.result, RunFinished)
     assert attached.metrics.last_step == {0: 20}
+
+
+def test_a_run_folder_that_cannot_be_written_still_ends_the_job(
+    store: RunStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workbench.runs import RunHandle
+
+    real = RunHandle.update_state
+
+    def full_disk(self: RunHandle, event: object) -> None:
+        if isinstance(event, RunFinished):
+            raise OSError(28, "No space left on device")
+        real(self, event)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(RunHandle, "update_state", full_disk)
+    job = start_in_process(store, "disk-full", lambda ctx: ctx.log(1, loss=1.0))
+    assert job.wait(10), "the job must end even when its folder cannot be written"
+    assert isinstance(job.result, RunFailed) and "No space left" in job.result.error
+
+
+def test_a_program_that_cannot_start_is_a_failed_run_not_a_phantom(store: RunStore) -> None:
+    with pytest.raises(FileNotFoundError):
+        start_launched(store, "missing", ["/nonexistent/program"])
+    [run] = store.list()
+    assert run.status == "failed"

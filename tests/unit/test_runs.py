@@ -98,3 +98,36 @@ def test_read_run_tolerates_a_missing_events_file(store: RunStore) -> None:
     (handle.run_dir / "events.jsonl").unlink()
     record = read_run(handle.run_dir)
     assert record.events == [] and record.summary.run_id == handle.run_id
+
+
+def test_a_reused_pid_does_not_keep_a_dead_run_running(store: RunStore) -> None:
+    handle = store.create("reused")
+    handle.close()
+    state = json.loads((handle.run_dir / "state.json").read_text())
+    state["pid_started"] = state["pid_started"] - 3600  # same pid, another process's start time
+    (handle.run_dir / "state.json").write_text(json.dumps(state))
+    assert store.list()[0].status == STATUS_INTERRUPTED
+
+
+def test_brief_reads_the_tail_of_a_long_run(store: RunStore) -> None:
+    from workbench.events import RunFailed
+    from workbench.runs import read_run_brief
+
+    handle = store.create("long")
+    for step in range(1, 20_001):
+        handle.writer.sample(0, step, {"loss": 1.0 / step, "big": float("nan")}, float(step))
+    handle.emit(RunFailed(error="boom", traceback="tb", step=20_000))
+    handle.close()
+    brief = read_run_brief(handle.run_dir, tail_bytes=4096)
+    assert brief.latest["loss"] == 1.0 / 20_000
+    assert brief.failure is not None and brief.failure.error == "boom"
+    assert brief.summary.status == "failed"
+
+
+def test_unusual_metric_values_never_kill_the_writer(store: RunStore) -> None:
+    handle = store.create("odd")
+    handle.writer.sample(0, 1, {"complex": 1 + 2j, "ok": 1.0}, 1.0)  # type: ignore[dict-item]
+    handle.writer.sample(0, 2, {"ok": 2.0}, 2.0)
+    handle.close()
+    rows = [json.loads(x) for x in (handle.run_dir / "events.jsonl").read_text().splitlines()]
+    assert rows[0]["values"] == {"complex": "(1+2j)", "ok": 1.0} and rows[1]["step"] == 2

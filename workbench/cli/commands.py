@@ -41,9 +41,14 @@ def tui_command() -> click.Command:
             ctx.exit(EXIT_OK)
         from workbench.screens.launch import run_tui
 
-        code = run_tui(
-            workspace=state.workspace, theme=state.theme, low_bandwidth=state.low_bandwidth, demo=demo
-        )
+        try:
+            code = run_tui(
+                workspace=state.workspace, theme=state.theme, low_bandwidth=state.low_bandwidth, demo=demo
+            )
+        except OSError as exc:  # e.g. the workspace path runs through a file
+            message = t("cli.workspace.unusable", path=str(state.workspace), error=str(exc))
+            human_console().print(message, markup=False)
+            ctx.exit(EXIT_BAD_INPUT)
         ctx.exit(code)
 
     return tui
@@ -66,7 +71,7 @@ def validate_command(ctx: click.Context, files: tuple[Path, ...], json_mode: boo
             print_issues(console, exc.issues)
         else:
             results.append({"file": str(path), "ok": True, "kind": kind.name})
-            console.print(t("cli.validate.ok", file=str(path), kind=t(kind.describe_key)))
+            console.print(t("cli.validate.ok", file=str(path), kind=t(kind.describe_key)), markup=False)
     if json_mode:
         emit_json(
             {
@@ -92,7 +97,7 @@ def _print_run_table(console: object, store: RunStore) -> list[RunSummary]:
     assert isinstance(console, Console)
     runs = store.list()
     if not runs:
-        console.print(t("runs.none", workspace=str(store.workspace)))
+        console.print(t("runs.none", workspace=str(store.workspace)), markup=False)
         return runs
     table = Table(box=None, pad_edge=False)
     # The run id is what users copy into --resume / report: never cut it, let the others wrap.

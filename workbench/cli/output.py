@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
 from workbench.config.errors import ConfigIssue
 from workbench.i18n import t
@@ -38,7 +39,8 @@ def emit_json(document: Any) -> None:
 def print_issues(console: Console, issues: list[ConfigIssue]) -> None:
     """One line per problem: ``file:line:col: message (hint)``."""
     for issue in issues:
-        console.print(f"[bold red]{t('cli.error_prefix')}[/] {issue}", markup=True, highlight=False)
+        # User text (paths, values) is never parsed as Rich markup: "[red]" in a path stays literal.
+        console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", str(issue)), highlight=False)
 
 
 def is_headless(plain: bool) -> bool:

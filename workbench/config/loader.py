@@ -33,8 +33,31 @@ class PositionMap:
     overridden: dict[Loc, str] = field(default_factory=dict)
 
 
-def _walk(node: yaml.Node, loc: Loc, positions: PositionMap, issues: list[ConfigIssue], file: str) -> None:
+MAX_NODES = 100_000
+"""A workbench file has a few hundred nodes; more means an alias bomb, not a config."""
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _walk(
+    node: yaml.Node,
+    loc: Loc,
+    positions: PositionMap,
+    issues: list[ConfigIssue],
+    file: str,
+    walked: set[int] | None = None,
+) -> None:
+    """Record positions; each collection node is walked once (aliases point back at walked nodes)."""
+    walked = set() if walked is None else walked
+    if isinstance(node, yaml.CollectionNode):
+        if id(node) in walked:
+            return
+        walked.add(id(node))
     positions.values[loc] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if len(positions.values) > MAX_NODES:
+        raise _TooLarge()
     if isinstance(node, yaml.MappingNode):
         seen: dict[Any, int] = {}
         for key_node, value_node in node.value:
@@ -52,10 +75,10 @@ def _walk(node: yaml.Node, loc: Loc, positions: PositionMap, issues: list[Config
                 )
             seen[key] = line
             positions.keys[(*loc, key)] = (line, col)
-            _walk(value_node, (*loc, key), positions, issues, file)
+            _walk(value_node, (*loc, key), positions, issues, file, walked)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
-            _walk(item, (*loc, index), positions, issues, file)
+            _walk(item, (*loc, index), positions, issues, file, walked)
 
 
 def load_yaml(path: str | Path) -> tuple[Any, PositionMap]:
@@ -69,10 +92,11 @@ def load_yaml(path: str | Path) -> tuple[Any, PositionMap]:
         ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError([ConfigIssue(file, 0, 0, t("config.unreadable", error=str(exc)))]) from None
-    loader = yaml.SafeLoader(text)
     issues: list[ConfigIssue] = []
     positions = PositionMap()
+    loader: yaml.SafeLoader | None = None
     try:
+        loader = yaml.SafeLoader(text)  # inside the try: it rejects control characters (e.g. NUL) at once
         node = loader.get_single_node()
         if node is None:
             raise ConfigError([ConfigIssue(file, 1, 1, t("config.empty"), t("config.empty.hint"))])
@@ -96,8 +120,13 @@ def load_yaml(path: str | Path) -> tuple[Any, PositionMap]:
         ) from None
     except yaml.YAMLError as exc:
         raise ConfigError([ConfigIssue(file, 0, 0, t("config.syntax", problem=str(exc)))]) from None
+    except (_TooLarge, RecursionError):
+        raise ConfigError(
+            [ConfigIssue(file, 0, 0, t("config.too_large"), t("config.too_large.hint"))]
+        ) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if issues:
         raise ConfigError(issues)
     return data, positions
@@ -221,7 +250,14 @@ def issues_from_validation(
             got_text = repr(got) if not isinstance(got, dict | list) else type(got).__name__
             message = t("config.bad_value", key=dotted, problem=error["msg"], got=got_text)
             line, col = _position(loc, positions, key=False)
-        override = next((raw for o, raw in positions.overridden.items() if loc[: len(o)] == o), None)
+        override = next(
+            (
+                raw
+                for o, raw in positions.overridden.items()
+                if loc[: len(o)] == o or (loc and o[: len(loc)] == loc)
+            ),
+            None,
+        )
         if override is not None:
             issues.append(ConfigIssue(f"-o {override}", 0, 0, message, hint))
         else:
@@ -243,6 +279,10 @@ def validate_data(
     issues = apply_overrides(data, overrides, positions)
     try:
         result = model.model_validate(data, context={"source": file})
+    except RecursionError:  # a self-referencing alias (``a: &a [*a]``)
+        raise ConfigError(
+            [ConfigIssue(file, 0, 0, t("config.too_large"), t("config.too_large.hint"))]
+        ) from None
     except ValidationError as exc:
         issues.extend(issues_from_validation(exc, model, data, positions, file))
         raise ConfigError(issues) from None

@@ -63,33 +63,51 @@ class InProcessJob(Job):
     def _main(self) -> None:
         capture = process_capture()
         token = capture.add_sink(self.handle.write_log) if capture is not None else None
+        terminal: Event = RunFailed(error="the run ended without reporting why")
         try:
             with route_thread_output(self.handle.write_log):
-                self._record(RunStarted(run_id=self.run_id, name=self.name, kind=self.kind, pid=os.getpid()))
-                try:
-                    summary = self._fn(self.ctx)
-                except JobCancelled:
-                    terminal: Event = RunCancelled(step=self.ctx.last_step)
-                except BaseException as exc:  # noqa: BLE001 - a failing run is an event, not a crash
-                    tb = traceback.format_exc()
-                    self.handle.write_log(tb)
-                    terminal = RunFailed(
-                        error=f"{type(exc).__name__}: {exc}", traceback=tb, step=self.ctx.last_step
-                    )
-                else:
-                    if self.cancel_event.is_set():
-                        terminal = RunCancelled(step=self.ctx.last_step)
-                    else:
-                        terminal = RunFinished(step=self.ctx.last_step, summary=dict(summary or {}))
+                terminal = self._run()
+        except BaseException as exc:  # noqa: BLE001 - even the bookkeeping failing is an event
+            terminal = RunFailed(error=f"{type(exc).__name__}: {exc}", traceback=traceback.format_exc())
         finally:
             if capture is not None and token is not None:
                 capture.sync()  # output still in the pipe belongs to this run's log
                 capture.remove_sink(token)
-        # Close the writer (flushes every pending sample) before the terminal event is published, so
-        # whoever waits on the job finds events.jsonl complete.
-        self.handle.writer.emit(terminal)
-        self.handle.update_state(terminal)
-        self.handle.close()
+            self._finish(terminal)
+
+    def _run(self) -> Event:
+        """Run the job function; whatever happens, return the terminal event that describes it."""
+        self._record(RunStarted(run_id=self.run_id, name=self.name, kind=self.kind, pid=os.getpid()))
+        try:
+            summary = self._fn(self.ctx)
+        except JobCancelled:
+            return RunCancelled(step=self.ctx.last_step)
+        except BaseException as exc:  # noqa: BLE001 - a failing run is an event, not a crash
+            tb = traceback.format_exc()
+            self.handle.write_log(tb)
+            return RunFailed(error=f"{type(exc).__name__}: {exc}", traceback=tb, step=self.ctx.last_step)
+        if self.cancel_event.is_set():
+            return RunCancelled(step=self.ctx.last_step)
+        return RunFinished(step=self.ctx.last_step, summary=dict(summary or {}))
+
+    def _finish(self, terminal: Event) -> None:
+        """Write the terminal event and close the run; publish it even if the disk writes fail.
+
+        The writer is closed (every pending sample flushed) before the event is published, so whoever
+        waits on the job finds events.jsonl complete; a full disk must still never leave the job
+        "running" forever for the UI and for ``wait()``.
+        """
+        try:
+            self.handle.writer.emit(terminal)
+            self.handle.update_state(terminal)
+            self.handle.close()
+        except Exception as exc:  # noqa: BLE001
+            terminal = RunFailed(
+                error=f"{getattr(terminal, 'error', '') or terminal.TYPE}; and the run folder could not be "
+                f"written: {type(exc).__name__}: {exc}",
+                traceback=getattr(terminal, "traceback", ""),
+                step=getattr(terminal, "step", None),
+            )
         self._publish(terminal)
 
 

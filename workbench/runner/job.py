@@ -21,6 +21,8 @@ class Job:
 
     #: Whether :meth:`pause` / :meth:`request_checkpoint` reach the running code (in-process jobs only).
     controllable = False
+    #: Whether :meth:`cancel` stops the run (not for runs that belong to another process).
+    cancellable = True
 
     def __init__(
         self,

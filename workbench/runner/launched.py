@@ -77,17 +77,27 @@ class LaunchedJob(Job):
         child_env.update(env or {})
         child_env[RUN_DIR_ENV] = str(handle.run_dir.resolve())
         child_env.setdefault("PYTHONUNBUFFERED", "1")
+        self.child_cancelled = False
         self._log = open(handle.logs_path, "ab")  # noqa: SIM115 - closed when the process ends
         self._record(RunStarted(run_id=self.run_id, name=name, kind=self.kind, pid=os.getpid(), ranks=ranks))
-        self.proc = subprocess.Popen(  # noqa: S603 - an argument list, never a shell string
-            self.argv,
-            stdin=subprocess.DEVNULL,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            env=child_env,
-            cwd=cwd,
-            start_new_session=True,  # its own process group, so the watchdog can stop the whole tree
-        )
+        try:
+            self.proc = subprocess.Popen(  # noqa: S603 - an argument list, never a shell string
+                self.argv,
+                stdin=subprocess.DEVNULL,
+                stdout=self._log,
+                stderr=subprocess.STDOUT,
+                env=child_env,
+                cwd=cwd,
+                start_new_session=True,  # its own process group, so the watchdog can stop the whole tree
+            )
+        except OSError as exc:  # e.g. the program does not exist: a failed run, not a phantom one
+            self._log.close()
+            failed = RunFailed(error=f"could not start {self.argv[0]!r}: {exc}")
+            self.handle.writer.emit(failed)
+            self.handle.update_state(failed)
+            self.handle.close()
+            self._publish(failed)
+            raise
         self.handle.state["child_pid"] = self.proc.pid
         self.handle.save_state()
         self._thread = threading.Thread(target=self._watch, name=f"launched:{self.run_id}", daemon=True)
@@ -103,7 +113,9 @@ class LaunchedJob(Job):
                 continue  # the top-level file is ours
             if isinstance(event, RunFailed):
                 self.child_failures.append(event)
-            elif event.TYPE not in ("run_finished", "run_cancelled", "run_started"):
+            elif isinstance(event, RunCancelled):
+                self.child_cancelled = True  # e.g. Ctrl-C in the child: it stopped on purpose
+            elif event.TYPE not in ("run_finished", "run_started"):
                 self._record(event)
 
     def _kill(self) -> None:
@@ -136,7 +148,7 @@ class LaunchedJob(Job):
         terminal: Event
         last_steps = self.metrics.last_step.values()
         step = max(last_steps) if last_steps else None
-        if self.cancel_event.is_set():
+        if self.cancel_event.is_set() or (self.child_cancelled and not self.child_failures):
             terminal = RunCancelled(step=step)
         elif timed_out:
             terminal = RunFailed(
@@ -177,6 +189,7 @@ class AttachedRun(Job):
     """Follow a run that another process is writing (or has written): same face as a live job."""
 
     kind = "attached"
+    cancellable = False
 
     def __init__(self, run_dir: Path) -> None:
         super().__init__(run_dir, run_dir.name, run_dir.name, config=read_run_config(run_dir))

@@ -53,6 +53,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "stdout is not an interactive terminal (or --plain / TERM=dumb): showing the run list in line mode.",
         "标准输出不是交互式终端（或使用了 --plain / TERM=dumb）：以行模式显示运行列表。",
     ),
+    "cli.workspace.unusable": (
+        "cannot use the workspace {path}: {error} (choose another with --workspace DIR)",
+        "无法使用工作区 {path}：{error}（请用 --workspace DIR 指定其他目录）",
+    ),
     "cli.validate.help": (
         "Check workbench YAML files (training configs, plans, ...): every problem with file:line:col.",
         "检查工作台 YAML 文件（训练配置、切分方案等）：逐条给出 文件:行:列 的问题。",

@@ -18,6 +18,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "check indentation (spaces, not tabs) and that every `key:` is followed by a space",
         "请检查缩进（用空格而非制表符），以及每个 `键:` 后是否有空格",
     ),
+    "config.too_large": (
+        "the document expands to too many values (a recursive or exploding YAML alias?)",
+        "文档展开后的值过多（YAML 别名递归或膨胀？）",
+    ),
+    "config.too_large.hint": (
+        "write the values out instead of using &anchors / *aliases",
+        "请直接写出各个值，不要使用 &锚点 / *别名",
+    ),
     "config.duplicate_key": ("key '{key}' appears twice", "键 '{key}' 出现了两次"),
     "config.duplicate_key.hint": (
         "first defined on line {line}; keep one",

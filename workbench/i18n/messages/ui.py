@@ -68,6 +68,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "ui.error.worker": ("A background task failed: {name}", "后台任务失败：{name}"),
     "ui.error.close_hint": ("escape: close — the workbench keeps running", "escape：关闭 —— 工作台仍在运行"),
+    "ui.crashed": (
+        "The workbench stopped because of an internal error; everything it printed is in {path} (last lines below).",
+        "工作台因内部错误而退出；它输出的全部内容见 {path}（最后几行如下）。",
+    ),
     "ui.too_small": (
         "The terminal is too small: the workbench needs at least {width}×{height}. Enlarge the window.",
         "终端窗口太小：工作台至少需要 {width}×{height}。请放大窗口。",
@@ -131,8 +135,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.monitor.eta": ("ETA {eta}", "预计剩余 {eta}"),
     "ui.monitor.x_samples": ("x axis: samples seen", "横轴：已见样本数"),
     "ui.monitor.not_controllable": (
-        "This run belongs to another process: it can be watched, not paused or checkpointed from here.",
-        "该运行属于其他进程：这里只能查看，不能暂停或保存检查点。",
+        "This run belongs to another process: it can be watched here, not stopped, paused or checkpointed "
+        "(use Ctrl-C in its own terminal).",
+        "该运行属于其他进程：这里只能查看，不能停止、暂停或保存检查点（请在它自己的终端按 Ctrl-C）。",
     ),
     "ui.monitor.checkpoint_requested": (
         "A checkpoint will be saved after the current step.",
