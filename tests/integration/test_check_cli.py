@@ -76,12 +76,24 @@ def test_check_markdown_and_human_output(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "args", [("--json", "--markdown"), ("--timeout", "0"), ("--timeout", "soon"), ("--bogus",)]
+    "args",
+    [
+        ("--json", "--markdown"),
+        ("--timeout", "0"),
+        ("--timeout", "soon"),
+        ("--bogus",),
+        ("--timeout", "nan"),
+        ("--timeout", "inf"),
+        ("--timeout=-inf",),
+    ],
 )
 def test_bad_options_exit_2(tmp_path: Path, args: tuple[str, ...]) -> None:
-    result = run_check(tmp_path, *args)
+    # nan and inf parse as floats; a NaN deadline never fired, so the check ran unbounded.
+    result = run_check(tmp_path, *args, timeout=60)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
+    if "nan" in args or "inf" in args or "--timeout=-inf" in args:
+        assert "is not a finite number of seconds" in result.stderr and result.stdout == ""
 
 
 def test_fake_paddle_that_raises(tmp_path: Path) -> None:

@@ -464,6 +464,86 @@ def test_cli_train_failure_and_bad_input_exit_codes(tmp_path: Path) -> None:
     assert json.loads(bad.stdout)["status"] == "invalid"
 
 
+SLOW_MODULE = """
+import time
+import numpy as np
+import paddle
+from workbench.training import TrainParts
+
+
+class Points(paddle.io.Dataset):
+    def __len__(self):
+        return 64
+
+    def __getitem__(self, i):
+        return np.full([4], i % 2, dtype="float32"), np.int64(i % 2)
+
+
+def build(cfg):
+    model = paddle.nn.Linear(4, 2)
+    opt = paddle.optimizer.SGD(0.1, parameters=model.parameters())
+
+    def loss(outputs, labels):
+        print("STEP", flush=True)  # into the run's logs.txt: a step has started
+        time.sleep(3)  # a slow step that does not look at the stop request
+        return paddle.nn.functional.cross_entropy(outputs, labels)
+
+    return TrainParts(model=model, optimizer=opt, train_data=Points(), loss=loss)
+"""
+
+
+@pytest.mark.parametrize("json_mode", [False, True], ids=["plain", "json"])
+def test_cli_train_second_ctrl_c_aborts_with_130_and_the_run_folder_last(
+    tmp_path: Path, json_mode: bool
+) -> None:
+    import signal
+    import time
+
+    (tmp_path / "slow_model.py").write_text(SLOW_MODULE)
+    config = tmp_path / "slow.yaml"
+    config.write_text(
+        "task: custom\nentry: slow_model:build\ntrain: {steps: 50, batch_size: 8}\n"
+        "checkpoint: {every: 0}\neval: {every: 0}\nexport: {enabled: false}\n"
+    )
+    env = dict(os.environ, HOME=str(tmp_path / "home"), GLOG_minloglevel="2", PADDLE_WORKBENCH_LANG="en")
+    env.pop("PADDLE_WORKBENCH_INJECT", None)
+    args = ["--workspace", str(tmp_path / "ws"), "train", str(config), "--plain"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "workbench", *args, *(["--json"] if json_mode else [])],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        logs = None
+        while time.monotonic() < deadline:  # wait until the first (3 s) step is running
+            runs = list((tmp_path / "ws" / "runs").glob("*/logs.txt"))
+            if runs and "STEP" in runs[0].read_text():
+                logs = runs[0]
+                break
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        assert logs is not None, "the run never started a step"
+        proc.send_signal(signal.SIGINT)  # stop after this step...
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)  # ...no: abort now, while the step still sleeps
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, (out, err)
+    assert "Aborted!" not in out + err and "Traceback" not in out + err
+    human = err if json_mode else out
+    assert "aborted at step" in human
+    assert human.strip().splitlines()[-1] == str(logs.parent)  # the run folder is the last line
+    if json_mode:
+        document = json.loads(out)
+        assert document["run_dir"] == str(logs.parent) and document["status"] == "cancelled"
+
+
 def test_pause_and_checkpoint_now_from_the_monitor_controls(reference: tuple[Path, RunStore, Path]) -> None:
     """The loop honours the job controls the monitor offers: checkpoint now, pause (not a hang), cancel."""
     import time

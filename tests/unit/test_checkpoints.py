@@ -101,6 +101,38 @@ def test_work_folders_are_ignored_and_stale_ones_cleaned(tmp_path: Path) -> None
     assert mine.exists()
 
 
+def test_stale_old_folders_are_removed_or_put_back(tmp_path: Path) -> None:
+    """``step-<N>.old-<pid>`` (a re-save's moved-aside copy) of a dead writer: gone if step-<N> is back,
+    renamed to step-<N> if the writer died between the two renames (it is then the only copy)."""
+    store = CheckpointStore(tmp_path, keep=None)
+    _save(store, 1)
+    _save(store, 2)
+    dead_pid = 2**22 + 12345  # above the default pid_max: no such process
+    leftover = tmp_path / f"step-1.old-{dead_pid}"
+    leftover.mkdir()
+    (leftover / "model.bin").write_bytes(b"the replaced one")
+    os.replace(tmp_path / "step-2", tmp_path / f"step-2.old-{dead_pid}")  # killed before the new step-2
+    mine = tmp_path / f"step-1.old-{os.getpid()}"  # a live writer's: untouched
+    mine.mkdir()
+    assert [info.step for info in store.committed()] == [1]
+    assert store.clean_stale_tmp() == [leftover]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["latest", "step-1", mine.name, "step-2"]
+    assert not verify_checkpoint(tmp_path / "step-2") and store.latest_valid().step == 2  # type: ignore[union-attr]
+
+
+def test_verification_reports_an_unreadable_file_instead_of_raising(tmp_path: Path) -> None:
+    store = CheckpointStore(tmp_path, keep=None)
+    info = store.save(3, {"model.bin": _bytes_writer(b"w")})
+    (info.path / "model.bin").unlink()
+    (info.path / "model.bin").mkdir()  # a folder where the file was, its size written into the manifest
+    manifest = json.loads((info.path / "manifest.json").read_text())
+    manifest["files"]["model.bin"]["bytes"] = (info.path / "model.bin").stat().st_size
+    (info.path / "manifest.json").write_text(json.dumps(manifest))
+    problems = verify_checkpoint(info.path)
+    assert len(problems) == 1 and "model.bin: unreadable" in problems[0]
+    assert find_resumable(tmp_path) is None
+
+
 KILL_SCRIPT = textwrap.dedent(
     """
     import sys, time

@@ -170,13 +170,45 @@ def test_only_runs_the_probes_a_rule_needs_including_after_dependencies() -> Non
         select([], DEFAULT_PROBES, ["no.such.rule"])
 
 
-def test_overall_timeout_ends_the_run_and_waiting_probes_time_out() -> None:
+def test_overall_timeout_ends_the_run_and_probes_that_never_started_are_skipped() -> None:
     def hang(ctx: ProbeContext, facts: Facts) -> Mapping[str, Any]:
         return ctx.run_script("import time; time.sleep(60)")
 
     probes = [Probe("first", hang, timeout_s=30), Probe("second", lambda c, f: {}, after=("first",))]
     report = run_checks(probes=probes, rules=[_rule("a", "first"), _rule("b", "second")], timeout_s=1.0)
-    assert all(f.status == "fail" and "timed out" in f.summary for f in report.findings)
+    by_id = {f.id: f for f in report.findings}
+    # "first" ran and was cut off: a failure. "second" waited for it and never started: not a
+    # time-out of its own (it would say "timed out after 1 s" having run for 0 s), a skip that says why.
+    assert by_id["a"].status == "fail" and "timed out after 1 s" in by_id["a"].summary
+    assert by_id["b"].status == "skip" and "timed out" not in by_id["b"].summary
+    assert "did not start before the overall time budget of 1 s ran out" in by_id["b"].summary
+    assert "--timeout" in by_id["b"].fix
+    second = report.facts["second"]
+    assert second.not_run and not second.timed_out and not second.ok
+    assert second.error == "not run: the overall time budget of 1 s ran out"
+    assert report.facts.to_dict()["second"]["not_run"] is True
+    assert report.exit_code == 1  # because of "first" only
+
+
+def test_a_non_finite_overall_timeout_never_means_forever_by_accident() -> None:
+    probes = [Probe("quick", lambda c, f: {"x": 1})]
+    with pytest.raises(ValueError, match="positive number of seconds"):
+        run_checks(probes=probes, rules=[_rule("a", "quick")], timeout_s=float("nan"))
+    with pytest.raises(ValueError, match="positive number of seconds"):
+        run_checks(probes=probes, rules=[_rule("a", "quick")], timeout_s=-1.0)
+    report = run_checks(probes=probes, rules=[_rule("a", "quick")], timeout_s=float("inf"))  # unbounded
+    assert report.findings[0].status == "pass"
+
+
+def test_the_findings_table_shows_summaries_as_text_not_rich_markup() -> None:
+    from rich.console import Console
+
+    from workbench.envcheck.report import findings_table
+
+    summary = "76.8 GiB free for the workspace /tmp/[/x]/[red]ws"  # "[/x]" was a MarkupError
+    console = Console(record=True, width=200, color_system=None)
+    console.print(findings_table([Finding("system.disk", "pass", summary)]))
+    assert summary in console.export_text()
 
 
 def test_cancel_stops_the_run() -> None:

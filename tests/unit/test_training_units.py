@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -168,3 +173,161 @@ def test_prepare_rejects_bad_faults_missing_entries_and_unknown_resume(tmp_path:
         prepare_training(cfg, environ={INJECT_ENV: "nan"})
     with pytest.raises(PrepareError, match="no run named 'cfg'"):
         prepare_training(cfg, resume="latest", store=RunStore(tmp_path / "ws"), environ={})
+
+
+# --------------------------------------------------------------------------- bad input, never a traceback
+
+
+def _cli_in_process(tmp_path: Path, *args: str) -> Any:
+    """``paddle-workbench --workspace <tmp>/ws ARGS`` in this process (nothing here imports Paddle)."""
+    from click.testing import CliRunner
+
+    from workbench.cli.root import build_cli
+
+    return CliRunner().invoke(build_cli(), ["--workspace", str(tmp_path / "ws"), *args])
+
+
+def _cli_subprocess(tmp_path: Path, *args: str, pythonpath: Path | None = None) -> Any:
+    env = dict(os.environ, HOME=str(tmp_path / "home"), PADDLE_WORKBENCH_LANG="en", GLOG_minloglevel="2")
+    env.pop("PYTHONPATH", None)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    return subprocess.run(
+        [sys.executable, "-m", "workbench", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+
+
+def _custom_config(folder: Path, module: str = "mine") -> Path:
+    """A ``task: custom`` config (no dataset to generate) with a trivial entry module next to it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{module}.py").write_text("def build(cfg):\n    return None\n")
+    config = folder / "cfg.yaml"
+    config.write_text(f"task: custom\nentry: {module}:build\n")
+    return config
+
+
+def test_cli_train_prints_user_text_as_text_not_rich_markup(tmp_path: Path) -> None:
+    config = _custom_config(tmp_path)
+    # "[/x]" used to be parsed as a closing markup tag: MarkupError, a traceback.
+    result = _cli_in_process(tmp_path, "train", str(config), "--resume", "[/x]", "--plain")
+    assert result.exit_code == 2, result.output
+    assert "no run matches '[/x]'" in result.output
+    # A path with "[red]" in it used to lose those characters (taken for a style).
+    folder = tmp_path / "[red]data"
+    cls = folder / "cfg.yaml"
+    folder.mkdir()
+    cls.write_text("task: image_classification\ndata: {dir: missing, format: cls}\n")
+    result = _cli_in_process(tmp_path, "train", str(cls), "--plain")
+    assert result.exit_code == 2, result.output
+    assert f"{folder / 'missing'}: dataset folder not found" in result.output
+
+
+def test_cli_train_with_the_workspace_under_a_file_is_bad_input_before_paddle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # were Paddle imported after all, ~/ stays clean
+    (tmp_path / "afile").write_text("not a folder")
+    config = _custom_config(tmp_path / "cfg")
+    workspace = tmp_path / "afile" / "ws"
+    with pytest.raises(PrepareError, match="is not a folder"):
+        prepare_training(config, store=RunStore(workspace), environ={})
+    from click.testing import CliRunner
+
+    from workbench.cli.root import build_cli
+
+    result = CliRunner().invoke(build_cli(), ["--workspace", str(workspace), "train", str(config), "--json"])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    document = json.loads(result.stdout)
+    assert document["run_dir"] is None and document["status"] == "invalid"
+    assert str(tmp_path / "afile") in document["errors"][0]["message"]
+
+
+def test_cli_train_without_an_importable_paddle_exits_2_with_the_fix(tmp_path: Path) -> None:
+    fake = tmp_path / "fake"
+    (fake / "paddle").mkdir(parents=True)
+    (fake / "paddle" / "__init__.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'paddle.base'\")\n"
+    )
+    config = _custom_config(tmp_path / "cfg")
+    result = _cli_subprocess(
+        tmp_path, "--workspace", str(tmp_path / "ws"), "train", str(config), "--json", pythonpath=fake
+    )
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    document = json.loads(result.stdout)  # stdout still carries exactly one JSON document
+    assert document["status"] == "invalid" and document["run_dir"] is None
+    message = document["errors"][0]["message"]
+    assert "Paddle is not importable here" in message and "pip install paddlepaddle==3.3.1" in message
+    assert "paddle-workbench check" in message
+    assert "pip install paddlepaddle==3.3.1" in result.stderr
+    assert not (tmp_path / "ws" / "runs").exists() or not list((tmp_path / "ws" / "runs").iterdir())
+
+
+def test_start_training_turns_a_failing_paddle_import_into_a_prepare_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import workbench.training.start as start
+
+    def no_paddle() -> Any:
+        raise ModuleNotFoundError("No module named 'paddle'")
+
+    monkeypatch.setattr(start, "import_paddle", no_paddle)
+    store = RunStore(tmp_path / "ws")
+    plan = prepare_training(_custom_config(tmp_path / "cfg"), store=store, environ={})
+    with pytest.raises(PrepareError, match=r"not importable.*pip install paddlepaddle==3\.3\.1"):
+        start.start_training(plan, store)  # the TUI catches PrepareError: a message, not a traceback
+
+
+def test_check_entry_reports_a_failing_package_init_and_leaves_sys_path_alone(tmp_path: Path) -> None:
+    from workbench.training.tasks.custom import resolve_entry
+
+    before = list(sys.path)
+    config = _custom_config(tmp_path / "ok", module="plain_entry_module")
+    prepare_training(config, store=RunStore(tmp_path / "ws"), environ={})
+    assert sys.path == before  # not the config's folder nor the cwd, forever, in a long-lived TUI
+    assert callable(resolve_entry("plain_entry_module:build", config.parent))  # the job still finds it
+    assert sys.path == before
+    package = tmp_path / "bad" / "broken_pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("x = 1\nraise RuntimeError('boom in init')\n")
+    (package / "mod.py").write_text("def build(cfg):\n    return None\n")
+    config = tmp_path / "bad" / "cfg.yaml"
+    config.write_text("task: custom\nentry: broken_pkg.mod:build\n")
+    with pytest.raises(PrepareError) as caught:
+        prepare_training(config, store=RunStore(tmp_path / "ws"), environ={})
+    message = caught.value.messages[0]
+    assert f"{package / '__init__.py'}:2" in message and "RuntimeError: boom in init" in message
+    assert sys.path == before
+    (package / "__init__.py").write_text("import no_such_dependency_here\n")
+    with pytest.raises(PrepareError, match="importing 'broken_pkg.mod' failed: ModuleNotFoundError"):
+        prepare_training(config, store=RunStore(tmp_path / "ws"), environ={})
+    assert sys.path == before
+
+
+def test_demo_data_that_cannot_be_written_is_bad_input(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("not a folder")
+    cfg = _write(
+        tmp_path,
+        f"task: image_classification\ndata: {{dir: {tmp_path / 'afile' / 'data'}, format: cls, "
+        "demo: {train: 4, val: 2}}\n",
+    )
+    with pytest.raises(PrepareError, match="cannot create the demo dataset in .*afile"):
+        prepare_training(cfg, store=RunStore(tmp_path / "ws"), environ={})
+
+
+def test_resume_is_resolved_before_the_demo_data_is_generated(tmp_path: Path) -> None:
+    cfg = _write(
+        tmp_path, "task: image_classification\ndata: {dir: data, format: cls, demo: {train: 20, val: 10}}\n"
+    )
+    store = RunStore(tmp_path / "ws")
+    with pytest.raises(PrepareError, match="no run matches 'nosuchrun'"):
+        prepare_training(cfg, resume="nosuchrun", store=store, environ={})
+    with pytest.raises(PrepareError, match="no run matches '~no_such_user_x/run'"):
+        prepare_training(cfg, resume="~no_such_user_x/run", store=store, environ={})
+    assert not (tmp_path / "data").exists()  # nothing generated for a run that does not exist

@@ -7,6 +7,7 @@ skips included), 1 when a check failed, 2 for bad options.
 
 from __future__ import annotations
 
+import math
 import sys
 
 import click
@@ -40,7 +41,12 @@ def _print_human(console: Console, report: CheckReport) -> None:
 
 
 def _positive(ctx: click.Context, param: click.Parameter, value: float) -> float:
-    """``--timeout`` must be a positive number of seconds (a usage error, exit 2, otherwise)."""
+    """``--timeout`` must be a finite, positive number of seconds (a usage error, exit 2, otherwise).
+
+    ``nan`` and ``inf`` parse as floats; a NaN deadline would never fire, so both are refused.
+    """
+    if not math.isfinite(value):
+        raise click.BadParameter(t("cli.check.timeout_finite", value=f"{value:g}"))
     if value <= 0:
         raise click.BadParameter(t("cli.check.timeout_positive", value=f"{value:g}"))
     return value

@@ -23,10 +23,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
+from rich.text import Text
 
 from workbench.cli.output import (
     EXIT_BAD_INPUT,
@@ -39,10 +40,14 @@ from workbench.cli.output import (
 )
 from workbench.config import ConfigError
 from workbench.datasets.layouts import DatasetError
+from workbench.envcheck.wheels import DEFAULT_PADDLE_VERSION
 from workbench.events import AlertRaised, CheckpointSaved, Event, RunFailed, RunFinished, json_safe_float
 from workbench.i18n import t
 from workbench.runner import Job
 from workbench.runs import RunStore
+
+if TYPE_CHECKING:
+    from workbench.training.plan import TrainingPlan
 
 EXIT_CANCELLED = 130
 POLL_S = 0.2
@@ -90,7 +95,7 @@ class ProgressReporter:
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeRemainingColumn(),
-                TextColumn("{task.fields[status]}"),
+                TextColumn("{task.fields[status]}", markup=False),
                 console=console,
             )
             self._task = self._progress.add_task("train", total=total, completed=start_step, status="")
@@ -195,9 +200,22 @@ def _cooperative_sigint(job: Job, console: Console) -> Iterator[None]:
             signal.signal(signal.SIGINT, signal.default_int_handler)
             raise KeyboardInterrupt
         job.cancel()
-        console.print(t("training.cli.stopping"), highlight=False)
+        console.print(t("training.cli.stopping"), highlight=False, markup=False)
 
     signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """No further Ctrl-C while the final lines of an aborted run are written."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
@@ -232,9 +250,182 @@ def _final_metrics(job: Job) -> dict[str, Any]:
     return {k: json_safe_float(v) if isinstance(v, float) else v for k, v in values.items()}
 
 
-def _bad_input(json_mode: bool, errors: list[dict[str, Any]]) -> None:
+def _print_error(console: Console, message: str) -> None:
+    """``error: <message>`` with the prefix styled; the message is text, never Rich markup."""
+    console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", message), highlight=False)
+
+
+def _bad_input(console: Console, json_mode: bool, messages: list[str], errors: list[dict[str, Any]]) -> int:
+    """Print each problem, emit the ``invalid`` JSON document under ``--json``; the exit code (2)."""
+    for message in messages:
+        _print_error(console, message)
     if json_mode:
         emit_json({"run_dir": None, "status": "invalid", "errors": errors})
+    return EXIT_BAD_INPUT
+
+
+def _messages_only(console: Console, json_mode: bool, messages: list[str]) -> int:
+    return _bad_input(console, json_mode, messages, [{"message": m} for m in messages])
+
+
+class _TrainCommand:
+    """One ``train`` invocation: prepare, start, follow, report; :meth:`run` returns the exit code."""
+
+    def __init__(self, console: Console, store: RunStore, json_mode: bool, rich_bar: bool) -> None:
+        self.console = console
+        self.store = store
+        self.json_mode = json_mode
+        self.rich_bar = rich_bar
+        self.plan: TrainingPlan | None = None
+        self.job: Job | None = None
+        self.reporter: ProgressReporter | None = None
+
+    def notify(self, message: str) -> None:
+        self.console.print(message, highlight=False, markup=False)
+
+    def run(self, config: Path, overrides: tuple[str, ...], resume: str | None) -> int:
+        from workbench.training import PrepareError, prepare_training
+
+        try:
+            plan = prepare_training(config, overrides, resume=resume, store=self.store, notify=self.notify)
+        except ConfigError as exc:
+            print_issues(self.console, exc.issues)
+            if self.json_mode:
+                emit_json({"run_dir": None, "status": "invalid", "errors": [i.to_dict() for i in exc.issues]})
+            return EXIT_BAD_INPUT
+        except DatasetError as exc:
+            return _bad_input(
+                self.console,
+                self.json_mode,
+                [str(p) for p in exc.problems],
+                [p.to_dict() for p in exc.problems],
+            )
+        except PrepareError as exc:
+            return _messages_only(self.console, self.json_mode, exc.messages)
+        self.plan = plan
+        cfg = plan.cfg
+        self.notify(t("training.cli.config", file=str(config), task=cfg.task, steps=cfg.train.steps))
+        if plan.resume is not None:
+            self.notify(t("training.cli.resuming", run=str(plan.resume.run_dir), step=plan.resume.step))
+        self.notify(t("training.cli.loading_paddle"))
+        failure = self._start(plan)
+        if failure is not None:
+            # After _stdout_to_stderr: the JSON document must reach the real stdout.
+            return _messages_only(self.console, self.json_mode, failure)
+        job = self.job
+        assert job is not None
+        with _stdout_to_stderr(self.json_mode):
+            self.notify(t("runs.run_dir", path=str(job.run_dir)))
+            start_step = plan.resume.step if plan.resume is not None else 0
+            self.reporter = ProgressReporter(
+                job, self.console, cfg.train.steps, start_step, rich_bar=self.rich_bar
+            )
+            with _cooperative_sigint(job, self.console), self.reporter:
+                while not job.wait(POLL_S):
+                    self.reporter.update()
+        return self._report(config, job, job.status)
+
+    def _start(self, plan: TrainingPlan) -> list[str] | None:
+        """Import Paddle and start the run; the messages to show when that is impossible."""
+        from workbench.training import PrepareError, start_training
+
+        with _stdout_to_stderr(self.json_mode):
+            try:
+                self.job = start_training(plan, self.store)
+            except PrepareError as exc:
+                return exc.messages
+            except ImportError as exc:  # start_training reports these itself; a last line of defence
+                return [
+                    t(
+                        "training.paddle.not_importable",
+                        error=f"{type(exc).__name__}: {exc}",
+                        version=DEFAULT_PADDLE_VERSION,
+                    )
+                ]
+            except OSError as exc:
+                return [t("training.cli.start_failed", error=str(exc))]
+        return None
+
+    def aborted(self, config: Path) -> int:
+        """A second Ctrl-C (or one before the run began): exit 130, the run folder last."""
+        job = self.job
+        if job is None:
+            if self.json_mode:
+                emit_json({"run_dir": None, "status": "cancelled", "errors": []})
+            return EXIT_CANCELLED
+        last_step = job.metrics.last_step.get(0)
+        self.notify(t("training.cli.aborted", step=last_step if last_step is not None else "-"))
+        return self._report(config, job, "cancelled", announce=False)
+
+    def _report(self, config: Path, job: Job, status: str, *, announce: bool = True) -> int:
+        plan, reporter = self.plan, self.reporter
+        assert plan is not None
+        cfg = plan.cfg
+        result = job.result
+        final = _final_metrics(job)
+        summary = result.summary if isinstance(result, RunFinished) else {}
+        last_step = job.metrics.last_step.get(0)
+        checkpoint = reporter.checkpoint if reporter is not None else None
+        alerts = reporter.alerts if reporter is not None else []
+        if announce:
+            self._announce(config, job, final, last_step, checkpoint)
+        if self.json_mode:
+            emit_json(
+                {
+                    "run_dir": str(job.run_dir),
+                    "run_id": job.run_id,
+                    "status": status,
+                    "final_metrics": final,
+                    "last_step": last_step,
+                    "steps": cfg.train.steps,
+                    "error": result.error if isinstance(result, RunFailed) else None,
+                    "alerts": [{"kind": a.kind, "message": a.message, "step": a.step} for a in alerts],
+                    "checkpoint": summary.get("checkpoint", checkpoint),
+                    "export": summary.get("export"),
+                    "resumed_from": summary.get("resumed_from")
+                    or (
+                        {"run_dir": str(plan.resume.run_dir), "step": plan.resume.step}
+                        if plan.resume
+                        else None
+                    ),
+                    "duration_s": summary.get("duration_s"),
+                    "notices": plan.notices,
+                }
+            )
+        # The run folder is the last line of human output, alone, so scripts can `tail -n 1` it.
+        self.console.print(str(job.run_dir), highlight=False, markup=False, soft_wrap=True)
+        return {"finished": EXIT_OK, "failed": EXIT_FAILURES}.get(status, EXIT_CANCELLED)
+
+    def _announce(
+        self, config: Path, job: Job, final: dict[str, Any], last_step: int | None, checkpoint: str | None
+    ) -> None:
+        """The human summary line(s) of how the run ended."""
+        result = job.result
+        if isinstance(result, RunFinished):
+            summary = result.summary
+            self.notify(
+                t(
+                    "training.cli.finished",
+                    seconds=f"{float(summary.get('duration_s') or 0.0):.1f}",
+                    step=result.step,
+                    metrics=_metrics_text(final),
+                )
+            )
+            if summary.get("export"):
+                self.notify(t("training.cli.exported", path=str(summary["export"])))
+        elif isinstance(result, RunFailed):
+            self.notify(
+                t(
+                    "training.cli.failed",
+                    step=result.step if result.step is not None else "-",
+                    error=result.error,
+                )
+            )
+            self.notify(t("training.cli.logs", path=str(job.run_dir / "logs.txt")))
+        else:
+            self.notify(t("training.cli.cancelled", step=last_step if last_step is not None else "-"))
+            if checkpoint:
+                self.notify(t("training.cli.resume_hint", config=str(config), run=job.run_id))
 
 
 def train_command() -> click.Command:
@@ -253,110 +444,19 @@ def train_command() -> click.Command:
         plain: bool,
         json_mode: bool,
     ) -> None:
-        from workbench.training import PrepareError, prepare_training, start_training
-
-        console = human_console(json_mode)
         root = ctx.find_root().obj
-        workspace = getattr(root, "workspace", None)
         # Decide now: once a job runs, sys.stdout is the capture router (never a TTY).
         rich_bar = not json_mode and not is_headless(plain or bool(getattr(root, "plain", False)))
-        store = RunStore(workspace)
-
-        def notify(message: str) -> None:
-            console.print(message, highlight=False, markup=False)
-
+        command = _TrainCommand(
+            human_console(json_mode), RunStore(getattr(root, "workspace", None)), json_mode, rich_bar
+        )
         try:
-            plan = prepare_training(config, overrides, resume=resume, store=store, notify=notify)
-        except ConfigError as exc:
-            print_issues(console, exc.issues)
-            _bad_input(json_mode, [i.to_dict() for i in exc.issues])
-            ctx.exit(EXIT_BAD_INPUT)
-        except DatasetError as exc:
-            for problem in exc.problems:
-                console.print(f"[bold red]{t('cli.error_prefix')}[/] {problem}", highlight=False)
-            _bad_input(json_mode, [p.to_dict() for p in exc.problems])
-            ctx.exit(EXIT_BAD_INPUT)
-        except PrepareError as exc:
-            for message in exc.messages:
-                console.print(f"[bold red]{t('cli.error_prefix')}[/] {message}", highlight=False)
-            _bad_input(json_mode, [{"message": m} for m in exc.messages])
-            ctx.exit(EXIT_BAD_INPUT)
-
-        cfg = plan.cfg
-        notify(t("training.cli.config", file=str(config), task=cfg.task, steps=cfg.train.steps))
-        if plan.resume is not None:
-            notify(t("training.cli.resuming", run=str(plan.resume.run_dir), step=plan.resume.step))
-        notify(t("training.cli.loading_paddle"))
-        with _stdout_to_stderr(json_mode):
-            try:
-                job = start_training(plan, store)
-            except PrepareError as exc:
-                for message in exc.messages:
-                    console.print(f"[bold red]{t('cli.error_prefix')}[/] {message}", highlight=False)
-                _bad_input(json_mode, [{"message": m} for m in exc.messages])
-                ctx.exit(EXIT_BAD_INPUT)
-            notify(t("runs.run_dir", path=str(job.run_dir)))
-            start_step = plan.resume.step if plan.resume is not None else 0
-            reporter = ProgressReporter(job, console, cfg.train.steps, start_step, rich_bar=rich_bar)
-            with _cooperative_sigint(job, console), reporter:
-                while not job.wait(POLL_S):
-                    reporter.update()
-        status = job.status
-        result = job.result
-        final = _final_metrics(job)
-        summary = result.summary if isinstance(result, RunFinished) else {}
-        last_step = job.metrics.last_step.get(0)
-        if isinstance(result, RunFinished):
-            notify(
-                t(
-                    "training.cli.finished",
-                    seconds=f"{float(summary.get('duration_s') or 0.0):.1f}",
-                    step=result.step,
-                    metrics=_metrics_text(final),
-                )
-            )
-            if summary.get("export"):
-                notify(t("training.cli.exported", path=str(summary["export"])))
-        elif isinstance(result, RunFailed):
-            notify(
-                t(
-                    "training.cli.failed",
-                    step=result.step if result.step is not None else "-",
-                    error=result.error,
-                )
-            )
-            notify(t("training.cli.logs", path=str(job.run_dir / "logs.txt")))
-        else:
-            notify(t("training.cli.cancelled", step=last_step if last_step is not None else "-"))
-            if reporter.checkpoint:
-                notify(t("training.cli.resume_hint", config=str(config), run=job.run_id))
-        if json_mode:
-            emit_json(
-                {
-                    "run_dir": str(job.run_dir),
-                    "run_id": job.run_id,
-                    "status": status,
-                    "final_metrics": final,
-                    "last_step": last_step,
-                    "steps": cfg.train.steps,
-                    "error": result.error if isinstance(result, RunFailed) else None,
-                    "alerts": [
-                        {"kind": a.kind, "message": a.message, "step": a.step} for a in reporter.alerts
-                    ],
-                    "checkpoint": summary.get("checkpoint", reporter.checkpoint),
-                    "export": summary.get("export"),
-                    "resumed_from": summary.get("resumed_from")
-                    or (
-                        {"run_dir": str(plan.resume.run_dir), "step": plan.resume.step}
-                        if plan.resume
-                        else None
-                    ),
-                    "duration_s": summary.get("duration_s"),
-                    "notices": plan.notices,
-                }
-            )
-        # The run folder is the last line of human output, alone, so scripts can `tail -n 1` it.
-        console.print(str(job.run_dir), highlight=False, markup=False, soft_wrap=True)
-        ctx.exit({"finished": EXIT_OK, "failed": EXIT_FAILURES}.get(status, EXIT_CANCELLED))
+            code = command.run(config, overrides, resume)
+        except KeyboardInterrupt:
+            # The second Ctrl-C (the first one asks the run to stop after its step), or one before the
+            # run started: not click's "Aborted!" and exit 1.
+            with _sigint_ignored():
+                code = command.aborted(config)
+        ctx.exit(code)
 
     return train

@@ -13,6 +13,7 @@ is always reported as timed out on time and the check always ends.
 from __future__ import annotations
 
 import dataclasses
+import math
 import queue
 import threading
 import time
@@ -132,18 +133,23 @@ def run_checks(
 ) -> CheckReport:
     """Run the probes the chosen rules need, concurrently, and evaluate each rule as soon as it can.
 
-    ``timeout_s`` bounds the whole run: each probe's limit is cut to what is left, and a probe still
-    waiting or running at the end is reported as timed out. ``cancel`` stops the run early (children
-    are killed); the report then holds what finished and ``cancelled=True``. Callbacks run on the
-    calling thread, one per finding / probe result.
+    ``timeout_s`` bounds the whole run: each probe's limit is cut to what is left; a probe still running
+    at the end is reported as timed out, one that never started as not run (its rule says ``skip``).
+    ``None`` or ``inf`` means no overall bound; NaN, zero or a negative number is a ``ValueError``.
+    ``cancel`` stops the run early (children are killed); the report then holds what finished and
+    ``cancelled=True``. Callbacks run on the calling thread, one per finding / probe result.
     """
+    if timeout_s is not None and not timeout_s > 0:  # NaN compares false: it would never fire
+        raise ValueError(f"timeout_s must be a positive number of seconds, not {timeout_s!r}")
+    if timeout_s is not None and math.isinf(timeout_s):
+        timeout_s = None
     base = context or ProbeContext()
     if cancel is not None:
         base = dataclasses.replace(base, cancel=cancel)
     cancel_event = base.cancel
     chosen, needed = select(rules, probes, only)
     wall_start, start = time.time(), time.monotonic()
-    deadline = start + timeout_s if timeout_s else None
+    deadline = start + timeout_s if timeout_s is not None else None
 
     results: dict[str, ProbeResult] = {}
     findings: dict[str, Finding] = {}
@@ -200,6 +206,12 @@ def run_checks(
             timeout_s=seconds,
         )
 
+    def not_run(name: str, budget: float) -> ProbeResult:
+        """A probe still waiting (for a dependency or a slot) when the overall budget ran out."""
+        return ProbeResult(
+            name, error=t("envcheck.not_run", seconds=format_seconds(budget)), not_run=True, timeout_s=budget
+        )
+
     cancelled = False
     try:
         start_ready()
@@ -222,7 +234,7 @@ def run_checks(
             if deadline is not None and now >= deadline:
                 for name in list(waiting):
                     del waiting[name]
-                    record(timed_out(name, timeout_s or 0.0))
+                    record(not_run(name, timeout_s or 0.0))
             start_ready()
     except BaseException:
         # Ctrl-C or a failing callback: children live in their own sessions, so a signal to us does not

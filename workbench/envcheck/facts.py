@@ -25,10 +25,12 @@ def severity(status: str) -> int:
 
 @dataclass(frozen=True)
 class ProbeResult:
-    """What one probe found: ``data`` when it ran, ``error`` when it could not, ``timed_out`` when cut off.
+    """What one probe found: ``data`` when it ran, ``error`` when it could not, ``timed_out`` when cut off,
+    ``not_run`` when it never started because the check's overall time budget (``timeout_s``) ran out.
 
     ``data`` may describe a failure of the thing probed (``{"import_ok": False, ...}``): that is a fact,
-    not a probe error. ``error`` is reserved for the probe itself failing (crash, time-out, bad output).
+    not a probe error. ``error`` is reserved for the probe itself failing (crash, time-out, bad output)
+    or saying why it did not run.
     """
 
     name: str
@@ -37,10 +39,11 @@ class ProbeResult:
     timed_out: bool = False
     timeout_s: float | None = None
     duration_s: float = 0.0
+    not_run: bool = False
 
     @property
     def ok(self) -> bool:
-        return self.error is None and not self.timed_out
+        return self.error is None and not self.timed_out and not self.not_run
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form used in ``check --json`` under ``facts.<probe>``."""
@@ -48,6 +51,7 @@ class ProbeResult:
             "ok": self.ok,
             "error": self.error,
             "timed_out": self.timed_out,
+            "not_run": self.not_run,
             "timeout_s": self.timeout_s,
             "duration_s": round(self.duration_s, 3),
             "data": dict(self.data),

@@ -52,7 +52,8 @@ def findings_table(findings: Iterable[Finding]) -> Table:
     table.add_column(t("envcheck.col.check"), no_wrap=True)
     table.add_column(t("envcheck.col.summary"))
     for finding in findings:
-        table.add_row(status_text(finding.status), rule_title(finding.id), finding.summary)
+        # Text, not str: a summary quotes paths and error messages, which must never be read as markup.
+        table.add_row(status_text(finding.status), Text(rule_title(finding.id)), Text(finding.summary))
     return table
 
 

@@ -4,6 +4,9 @@ Layout under ``<run_dir>/checkpoints/``::
 
     step-<N>/             committed checkpoints: the files plus manifest.json (sha256 and size per file)
     step-<N>.tmp-<pid>/   a checkpoint being written (ignored by readers; removed when its pid is gone)
+    step-<N>.old-<pid>/   a committed step-<N> moved aside while the same step is saved again;
+                          removed after the commit, or once its pid is gone (put back as step-<N>
+                          if the writer was killed before the new step-<N> was in place)
     latest                pointer file: "step-<N>", replaced atomically after each commit
 
 Saving writes every file into ``step-<N>.tmp-<pid>/``, fsyncs the files and the folder, renames the
@@ -39,6 +42,7 @@ MANIFEST = "manifest.json"
 POINTER = "latest"
 _STEP_RE = re.compile(r"step-(\d+)")
 _TMP_RE = re.compile(r"step-(\d+)\.tmp-(\d+)")
+_OLD_RE = re.compile(r"step-(\d+)\.old-(\d+)")
 
 Writer = Callable[[Path], None]
 """Writes one file of a checkpoint at the given path."""
@@ -114,13 +118,14 @@ def verify_checkpoint(path: Path) -> list[str]:
             continue
         try:
             size = file.stat().st_size
+            if size != entry.get("bytes"):
+                problems.append(f"{file}: {size} bytes, manifest says {entry.get('bytes')}")
+            elif sha256_file(file) != entry.get("sha256"):
+                problems.append(f"{file}: sha256 differs from the manifest")
         except FileNotFoundError:
             problems.append(f"{file}: missing")
-            continue
-        if size != entry.get("bytes"):
-            problems.append(f"{file}: {size} bytes, manifest says {entry.get('bytes')}")
-        elif sha256_file(file) != entry.get("sha256"):
-            problems.append(f"{file}: sha256 differs from the manifest")
+        except OSError as exc:  # a folder in its place, no permission, an I/O error
+            problems.append(f"{file}: unreadable ({exc.strerror or exc})")
     return problems
 
 
@@ -213,15 +218,30 @@ class CheckpointStore:
         return removed
 
     def clean_stale_tmp(self) -> list[Path]:
-        """Remove ``*.tmp-<pid>`` folders whose writer process is gone (killed mid-save)."""
+        """Remove work folders whose writer process is gone (killed mid-save); return the removed ones.
+
+        ``*.tmp-<pid>`` folders are half-written checkpoints: deleted. A ``step-<N>.old-<pid>`` folder
+        is a committed checkpoint moved aside by a re-save: deleted when ``step-<N>`` exists again,
+        otherwise (killed between the two renames) renamed back to ``step-<N>``, which is not deleting.
+        """
         removed: list[Path] = []
         if not self.directory.is_dir():
             return removed
-        for child in self.directory.iterdir():
-            match = _TMP_RE.fullmatch(child.name)
-            if match and child.is_dir() and not _pid_alive(int(match.group(2))):
-                shutil.rmtree(child, ignore_errors=True)
-                removed.append(child)
+        for child in sorted(self.directory.iterdir()):
+            tmp, old = _TMP_RE.fullmatch(child.name), _OLD_RE.fullmatch(child.name)
+            match = tmp or old
+            if match is None or not child.is_dir() or _pid_alive(int(match.group(2))):
+                continue
+            final = self.directory / f"step-{match.group(1)}"
+            if old is not None and not os.path.lexists(final):
+                try:
+                    os.replace(child, final)  # the only copy of step-<N>: never delete it
+                except OSError:
+                    continue
+                _fsync_dir(self.directory)
+                continue
+            shutil.rmtree(child, ignore_errors=True)
+            removed.append(child)
         return removed
 
     # -- reading ----------------------------------------------------------------------------------

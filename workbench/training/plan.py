@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import sys
+import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -119,9 +119,17 @@ def _newest_in_run(run_dir: Path) -> ResumePoint | None:
     return ResumePoint(run_dir, info.path, info.step) if info is not None else None
 
 
+def _expand_user(ref: str) -> Path:
+    """``~/x`` → the home folder; ``~nosuchuser/x`` stays as written (no ``RuntimeError``)."""
+    try:
+        return Path(ref).expanduser()
+    except RuntimeError:
+        return Path(ref)
+
+
 def find_resume_point(ref: str, store: RunStore, run_name: str) -> ResumePoint:
     """Resolve ``--resume`` (see the module docstring); raise :class:`PrepareError` when nothing fits."""
-    path = Path(ref).expanduser()
+    path = _expand_user(ref)
     if (path / MANIFEST).is_file():
         return _from_checkpoint_dir(path)
     if ref == "latest":
@@ -157,32 +165,94 @@ def resume_differences(point: ResumePoint, cfg: TrainingConfig) -> list[str]:
 
 
 def ensure_data(cfg: TrainingConfig, data_dir: Path, notify: Callable[[str], None]) -> None:
-    """Generate the demo dataset into ``data_dir`` when the config asks for it and it is missing."""
+    """Generate the demo dataset into ``data_dir`` when the config asks for it and it is missing.
+
+    A folder that cannot be created or written (``/proc/...``, a file in the way, no permission) raises
+    :class:`PrepareError` naming the folder; the generator writes atomically, so nothing half-made stays.
+    """
     assert cfg.data is not None
     spec = cfg.data.demo_spec()
     if data_dir.exists() or spec is None:
         return
-    notify(t("training.demo.generating", path=os.path.normpath(data_dir), train=spec.train, val=spec.val))
-    if cfg.data.format == "rec":
-        generate_rec_demo(data_dir, spec.train, spec.val, spec.seed)
-    else:
-        generate_cls_demo(data_dir, spec.train, spec.val, spec.seed)
+    shown = os.path.normpath(data_dir)
+    notify(t("training.demo.generating", path=shown, train=spec.train, val=spec.val))
+    try:
+        if cfg.data.format == "rec":
+            generate_rec_demo(data_dir, spec.train, spec.val, spec.seed)
+        else:
+            generate_cls_demo(data_dir, spec.train, spec.val, spec.seed)
+    except OSError as exc:
+        raise PrepareError([t("training.demo.failed", path=shown, error=os_error_text(exc))]) from None
+
+
+def os_error_text(exc: OSError) -> str:
+    """``[Errno 2] No such file or directory: '/x'`` → ``No such file or directory: /x``."""
+    reason = exc.strerror or type(exc).__name__
+    return f"{reason}: {exc.filename}" if exc.filename is not None else reason
+
+
+def check_workspace(workspace: Path) -> None:
+    """Fail before Paddle is imported when no run folder can be created under ``workspace``.
+
+    Nothing is created here: the nearest folder that exists on the way to ``<workspace>/runs`` must be
+    a folder we may write into (a file in the way, or a read-only folder, is bad input).
+    """
+    target = Path(workspace) / "runs"
+    existing = target
+    while not os.path.lexists(existing) and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise PrepareError([t("training.workspace.not_dir", workspace=str(workspace), path=str(existing))])
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise PrepareError(
+            [t("training.workspace.not_writable", workspace=str(workspace), path=str(existing))]
+        )
+
+
+def _where(exc: BaseException) -> str:
+    """``file:line`` of the user code an import failed in (the innermost frame outside importlib)."""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return f"{exc.filename}:{exc.lineno or 0}"
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.startswith("<")]
+    return f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "-"
 
 
 def check_entry(entry: str, config_dir: Path) -> None:
-    """Fail early (exit 2) when a custom entry's module cannot be found; it is imported later, in the job."""
+    """Fail early (exit 2) when a custom entry's module cannot be found; it is imported later, in the job.
+
+    ``find_spec("pkg.mod")`` imports ``pkg`` (its ``__init__`` runs): an exception there is reported
+    with the file and line it came from. The config's folder and the current folder are on ``sys.path``
+    only during the look-up, as they are during the build in the job.
+    """
+    from workbench.training.tasks.custom import entry_search_path
+
     module = entry.partition(":")[0]
-    for folder in (str(config_dir.resolve()), str(Path.cwd())):
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
-    try:
-        found = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
-        found = None
+    found = None
+    if all(part.isidentifier() for part in module.split(".")):  # not "", ".mod", "a..b"
+        try:
+            with entry_search_path(config_dir):
+                found = importlib.util.find_spec(module)
+        except ModuleNotFoundError as exc:
+            # The module itself or one of its parent packages is missing: "not found". A missing
+            # dependency imported by a parent package's __init__ is an import failure.
+            if exc.name is None or not (module == exc.name or module.startswith(exc.name + ".")):
+                raise PrepareError([_import_failed(entry, module, exc)]) from None
+        except Exception as exc:  # noqa: BLE001 - the user's package __init__ raised: bad input
+            raise PrepareError([_import_failed(entry, module, exc)]) from None
     if found is None:
         raise PrepareError(
             [t("training.entry.not_found", entry=entry, module=module, folder=str(config_dir))]
         )
+
+
+def _import_failed(entry: str, module: str, exc: BaseException) -> str:
+    return t(
+        "training.entry.import_failed",
+        where=_where(exc),
+        entry=entry,
+        module=module,
+        error=f"{type(exc).__name__}: {exc}",
+    )
 
 
 def prepare_training(
@@ -213,23 +283,29 @@ def prepare_training(
         raise PrepareError([t("training.faults.bad", error=str(exc))]) from None
     if faults:
         note(t("training.faults.active", faults=", ".join(str(f) for f in faults)))
-    data_dir = cfg.data_dir(path)
+    store = store or RunStore()
+    check_workspace(store.workspace)
+    if cfg.task == "custom" and cfg.entry:
+        check_entry(cfg.entry, path.parent)
+    point: ResumePoint | None = None
+    if resume:
+        # Before the demo data is generated: a wrong --resume should not cost seconds of images first.
+        point = find_resume_point(resume, store, name)
+        if point.step >= cfg.train.steps:
+            raise PrepareError([t("training.resume.nothing_left", step=point.step, steps=cfg.train.steps)])
+        changed = resume_differences(point, cfg)
+        if changed:
+            note(t("training.resume.differs", keys=", ".join(changed)))
+    try:
+        data_dir = cfg.data_dir(path)
+    except RuntimeError as exc:  # "~nosuchuser/data": the home folder cannot be determined
+        raise PrepareError([t("training.data.bad_dir", error=str(exc))]) from None
     if data_dir is not None:
         ensure_data(cfg, data_dir, note)
         if cfg.task == "text_recognition":
             read_rec_layout(data_dir)
         elif cfg.task == "image_classification":
             read_cls_layout(data_dir)
-    if cfg.task == "custom" and cfg.entry:
-        check_entry(cfg.entry, path.parent)
-    point: ResumePoint | None = None
-    if resume:
-        point = find_resume_point(resume, store or RunStore(), name)
-        if point.step >= cfg.train.steps:
-            raise PrepareError([t("training.resume.nothing_left", step=point.step, steps=cfg.train.steps)])
-        changed = resume_differences(point, cfg)
-        if changed:
-            note(t("training.resume.differs", keys=", ".join(changed)))
     return TrainingPlan(
         cfg=cfg,
         config_path=path,

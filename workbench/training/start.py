@@ -4,16 +4,22 @@
 environment fingerprint and the resolved config in ``run.yaml``, and returns the runner's
 :class:`~workbench.runner.InProcessJob` at once — its events, live metrics, ``cancel()`` and ``wait()``
 are the same for the CLI, the TUI and tests.
+
+What can go wrong here is the machine, not the run: Paddle does not import, the device is not there,
+or the run folder cannot be created. Each raises :class:`PrepareError` with the reason and the fix
+(the CLI exits 2, the TUI shows the message), never a traceback.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from workbench.envcheck.wheels import DEFAULT_PADDLE_VERSION
+from workbench.i18n import t
 from workbench.runner import InProcessJob, JobContext, start_in_process
 from workbench.runs import RunStore
 from workbench.training.fingerprint import environment_fingerprint
-from workbench.training.plan import PrepareError, TrainingPlan
+from workbench.training.plan import PrepareError, TrainingPlan, os_error_text
 from workbench.training.runtime import import_paddle, resolve_device
 from workbench.training.seeds import seed_record
 
@@ -40,7 +46,18 @@ def start_training(plan: TrainingPlan, store: RunStore) -> InProcessJob:
     """Create the run folder and start training on a worker thread; returns at once."""
     from workbench.training.loop import run_training
 
-    paddle = import_paddle()
+    try:
+        paddle = import_paddle()
+    except Exception as exc:  # noqa: BLE001 - ImportError, a missing shared library (OSError), ...
+        raise PrepareError(
+            [
+                t(
+                    "training.paddle.not_importable",
+                    error=f"{type(exc).__name__}: {exc}",
+                    version=DEFAULT_PADDLE_VERSION,
+                )
+            ]
+        ) from None
     try:
         device = resolve_device(plan.cfg.train.device, paddle)
     except (RuntimeError, ValueError) as exc:
@@ -49,10 +66,12 @@ def start_training(plan: TrainingPlan, store: RunStore) -> InProcessJob:
     def job(ctx: JobContext) -> dict[str, Any]:
         return run_training(ctx, plan)
 
-    return start_in_process(
-        store,
-        plan.name,
-        job,
-        config=plan.cfg.model_dump(mode="json"),
-        fingerprint=run_fingerprint(plan, paddle, device),
-    )
+    fingerprint = run_fingerprint(plan, paddle, device)
+    try:
+        return start_in_process(
+            store, plan.name, job, config=plan.cfg.model_dump(mode="json"), fingerprint=fingerprint
+        )
+    except OSError as exc:  # a full disk, a read-only workspace, a file where a folder should be
+        raise PrepareError(
+            [t("training.workspace.create_failed", workspace=str(store.workspace), error=os_error_text(exc))]
+        ) from None

@@ -1,8 +1,9 @@
 """What a rule is: a pure function from :class:`Facts` to one :class:`Verdict`, with a stable id.
 
 Rules never run anything; they read facts. The engine calls :meth:`Rule.check`, which turns the verdict
-into a :class:`Finding`, answers for the rule when its main probe timed out or crashed (so every rule
-need not repeat that), and turns a bug in a rule into a ``fail`` finding instead of a crash.
+into a :class:`Finding`, answers for the rule when its main probe timed out or crashed (``fail``) or
+never started before the check's time budget ran out (``skip``) — so every rule need not repeat that —
+and turns a bug in a rule into a ``fail`` finding instead of a crash.
 """
 
 from __future__ import annotations
@@ -48,6 +49,16 @@ class Rule:
     def check(self, facts: Facts) -> Finding:
         """Evaluate against ``facts``; never raises."""
         main = facts.get(self.needs[0]) if self.needs else None
+        if main is not None and main.not_run:
+            budget = main.timeout_s or 0.0
+            return self._finding(
+                Verdict(
+                    "skip",
+                    t("envcheck.probe_not_run", probe=main.name, seconds=format_seconds(budget)),
+                    details=main.error or "",
+                    fix=t("envcheck.fix.not_run", seconds=format_seconds(max(2 * budget, 60.0))),
+                )
+            )
         if main is not None and main.timed_out:
             seconds = format_seconds(main.timeout_s or 0.0)
             return self._finding(

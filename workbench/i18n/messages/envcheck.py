@@ -11,6 +11,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "整个检查的时间上限，单位为秒（默认 {default}，须大于 0）。",
     ),
     "cli.check.timeout_positive": ("{value} is not a positive number of seconds", "{value} 不是正的秒数"),
+    "cli.check.timeout_finite": (
+        "{value} is not a finite number of seconds (e.g. --timeout 300)",
+        "{value} 不是有限的秒数（例如 --timeout 300）",
+    ),
     "cli.check.exclusive": (
         "error: --json and --markdown cannot be used together.",
         "错误：--json 与 --markdown 不能同时使用。",
@@ -32,6 +36,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "探针 {probe} 在 {seconds} 秒后超时",
     ),
     "envcheck.probe_failed": ("the {probe} probe failed: {error}", "探针 {probe} 运行失败：{error}"),
+    "envcheck.not_run": (
+        "not run: the overall time budget of {seconds} s ran out",
+        "未运行：总时间预算 {seconds} 秒已用完",
+    ),
+    "envcheck.probe_not_run": (
+        "not checked: the {probe} probe did not start before the overall time budget of {seconds} s ran out",
+        "未检查：总时间预算 {seconds} 秒用完前探针 {probe} 未能启动",
+    ),
     "envcheck.rule_crashed": ("internal error in check {rule}: {error}", "检查项 {rule} 内部错误：{error}"),
     "envcheck.yes": ("yes", "是"),
     "envcheck.no": ("no", "否"),
@@ -340,6 +352,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "envcheck.disk.unknown": ("workspace disk space unknown", "工作区磁盘空间未知"),
     # ------------------------------------------------------------------ fixes
+    "envcheck.fix.not_run": (
+        "Run the check again with more time: paddle-workbench check --timeout {seconds}",
+        "请给更多时间重新检查：paddle-workbench check --timeout {seconds}",
+    ),
     "envcheck.fix.probe_failed": (
         "Run the check again; if the {probe} probe keeps failing, paste `paddle-workbench check --markdown` into a bug report.",
         "重新运行检查；若探针 {probe} 仍然失败，请将 `paddle-workbench check --markdown` 的输出附在问题报告中。",

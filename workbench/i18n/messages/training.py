@@ -76,6 +76,37 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "generating the demo dataset in {path} ({train} training / {val} validation images, deterministic)",
         "正在 {path} 生成演示数据集（训练 {train} 张 / 验证 {val} 张，结果确定可复现）",
     ),
+    "training.demo.failed": (
+        "cannot create the demo dataset in {path}: {error} — set data.dir (relative to the config file) "
+        "to a folder you can write to",
+        "无法在 {path} 生成演示数据集：{error}——请把 data.dir（相对于配置文件）设为可写的目录",
+    ),
+    "training.data.bad_dir": (
+        "data.dir cannot be resolved: {error} — write the path out in full",
+        "无法解析 data.dir：{error}——请写出完整路径",
+    ),
+    "training.workspace.not_dir": (
+        "cannot create runs in the workspace {workspace}: {path} is not a folder — choose another "
+        "--workspace (or PADDLE_WORKBENCH_WORKSPACE)",
+        "无法在工作区 {workspace} 中创建运行：{path} 不是目录——请换一个 --workspace（或设置 "
+        "PADDLE_WORKBENCH_WORKSPACE）",
+    ),
+    "training.workspace.not_writable": (
+        "cannot create runs in the workspace {workspace}: {path} is not writable — choose another "
+        "--workspace or fix its permissions",
+        "无法在工作区 {workspace} 中创建运行：{path} 不可写——请换一个 --workspace 或修改其权限",
+    ),
+    "training.workspace.create_failed": (
+        "cannot create the run folder in the workspace {workspace}: {error} — choose a writable "
+        "--workspace with free space",
+        "无法在工作区 {workspace} 中创建运行目录：{error}——请选择可写且有剩余空间的 --workspace",
+    ),
+    "training.paddle.not_importable": (
+        "Paddle is not importable here ({error}) — install it with `pip install paddlepaddle=={version}`, "
+        "or run `paddle-workbench check` to see what is wrong",
+        "当前环境无法导入 Paddle（{error}）——请用 `pip install paddlepaddle=={version}` 安装，"
+        "或运行 `paddle-workbench check` 查看具体问题",
+    ),
     "training.faults.bad": ("bad fault injection spec: {error}", "故障注入参数有误：{error}"),
     "training.faults.active": ("fault injection active: {faults}", "已启用故障注入：{faults}"),
     "training.resume.corrupt": (
@@ -101,6 +132,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "training.entry.not_found": (
         "entry '{entry}': module '{module}' not found (looked in {folder} and the current folder)",
         "入口 '{entry}'：找不到模块 '{module}'（已在 {folder} 和当前目录中查找）",
+    ),
+    "training.entry.import_failed": (
+        "{where}: entry '{entry}': importing '{module}' failed: {error}",
+        "{where}：入口 '{entry}'：导入 '{module}' 失败：{error}",
     ),
     # -- the training loop (workbench.training.loop) ----------------------------------------------
     "training.fault.raised": ("injected fault at step {step} (raise)", "第 {step} 步注入的故障（raise）"),
@@ -171,6 +206,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "training.cli.failed": ("failed at step {step}: {error}", "在第 {step} 步失败：{error}"),
     "training.cli.logs": ("full log: {path}", "完整日志：{path}"),
     "training.cli.cancelled": ("stopped at step {step}", "已在第 {step} 步停止"),
+    "training.cli.aborted": (
+        "aborted at step {step}: the run folder keeps every checkpoint committed before",
+        "已在第 {step} 步中止：运行目录保留此前已提交的所有检查点",
+    ),
+    "training.cli.start_failed": ("cannot start the run: {error}", "无法启动训练：{error}"),
     "training.cli.resume_hint": (
         "continue with: paddle-workbench train {config} --resume {run}",
         "继续训练：paddle-workbench train {config} --resume {run}",

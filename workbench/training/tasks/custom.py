@@ -1,15 +1,18 @@
 """``task: custom``: import the user's ``entry: package.module:build`` and call ``build(cfg)``.
 
-The config file's folder goes first on ``sys.path`` (then the current folder), so a ``my_model.py`` next
-to the config is found without installing anything. ``build`` must return a
-:class:`~workbench.training.parts.TrainParts` (a mapping with the same keys is accepted too).
+While the entry is imported and ``build`` runs, the config file's folder goes first on ``sys.path``
+(then the current folder), so a ``my_model.py`` next to the config is found without installing
+anything; afterwards ``sys.path`` is as it was (a long-lived TUI does not collect folders). ``build``
+must return a :class:`~workbench.training.parts.TrainParts` (a mapping with the same keys is accepted
+too).
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +24,32 @@ class EntryPointError(RuntimeError):
     """The ``entry`` cannot be imported, is not callable, or returned the wrong thing."""
 
 
+@contextlib.contextmanager
+def entry_search_path(config_dir: Path) -> Iterator[None]:
+    """``config_dir`` then the current folder first on ``sys.path`` for the duration of the block.
+
+    Only the folders this call added are taken out again (one occurrence each), so a folder that was
+    on ``sys.path`` before stays, and nested or concurrent uses do not remove each other's entries.
+    """
+    added: list[str] = []
+    for folder in (str(Path.cwd()), str(config_dir.resolve())):  # inserted in reverse: config first
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+            added.append(folder)
+    try:
+        yield
+    finally:
+        for folder in added:
+            with contextlib.suppress(ValueError):
+                sys.path.remove(folder)
+
+
 def resolve_entry(entry: str, config_dir: Path) -> Callable[..., Any]:
     """``package.module:attr.path`` → the object, importing with ``config_dir`` on ``sys.path``."""
     module_name, _, attr_path = entry.partition(":")
-    for folder in (str(config_dir.resolve()), str(Path.cwd())):
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
     try:
-        target: Any = importlib.import_module(module_name)
+        with entry_search_path(config_dir):
+            target: Any = importlib.import_module(module_name)
     except ImportError as exc:
         raise EntryPointError(f"entry {entry!r}: cannot import {module_name!r} ({exc})") from exc
     for part in attr_path.split("."):
@@ -68,4 +89,6 @@ def as_parts(result: Any, entry: str) -> TrainParts:
 def build_custom(cfg: TrainingConfig, config_dir: Path) -> TrainParts:
     assert cfg.entry is not None
     build = resolve_entry(cfg.entry, config_dir)
-    return as_parts(build(cfg), cfg.entry)
+    with entry_search_path(config_dir):  # build() may import its sibling modules
+        result = build(cfg)
+    return as_parts(result, cfg.entry)
