@@ -12,12 +12,16 @@ from workbench.runs import RunStore
 
 
 @pytest.fixture(autouse=True)
-def _english_and_isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def _english_and_isolated(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     """English by default; workspace env cleared; Paddle's caches and logs land in tmp."""
     monkeypatch.delenv("PADDLE_WORKBENCH_WORKSPACE", raising=False)
     monkeypatch.delenv("PADDLE_WORKBENCH_RUN_DIR", raising=False)
     monkeypatch.setenv("PADDLE_WORKBENCH_LANG", "en")
     monkeypatch.setenv("GLOG_minloglevel", "2")
+    # Paddle writes ~/.cache/paddle on import (and jit.save, run_check): tests, and every subprocess
+    # they start, get a HOME of their own so nothing is left behind in the real one.
+    # (Outside tmp_path, which some tests list.)
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
     set_language("en")
 
 

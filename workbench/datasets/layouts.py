@@ -210,22 +210,20 @@ def read_cls_list(
     return samples
 
 
+def _require_dir(base: Path) -> None:
+    """A dataset root that is not a folder is one problem, reported before anything else is read."""
+    if not base.is_dir():
+        problem = DatasetProblem(
+            str(base), 0, "missing_dir", t("training.data.missing_dir"), t("training.data.missing_dir.hint")
+        )
+        raise DatasetError([problem])
+
+
 def read_cls_layout(root: str | Path, *, check_files: bool = True) -> ClsLayout:
     """Read a classification dataset folder; raise :class:`DatasetError` listing every problem."""
     base = Path(root)
     problems: list[DatasetProblem] = []
-    if not base.is_dir():
-        raise DatasetError(
-            [
-                DatasetProblem(
-                    str(base),
-                    0,
-                    "missing_dir",
-                    t("training.data.missing_dir"),
-                    t("training.data.missing_dir.hint"),
-                )
-            ]
-        )
+    _require_dir(base)
     names = read_cls_labels(base, problems)
     samples = {
         split: read_cls_list(base, split, len(names), problems, check_files=check_files) for split in SPLITS
@@ -319,18 +317,7 @@ def read_rec_layout(root: str | Path, *, check_files: bool = True) -> RecLayout:
     """Read a recognition dataset folder; raise :class:`DatasetError` listing every problem."""
     base = Path(root)
     problems: list[DatasetProblem] = []
-    if not base.is_dir():
-        raise DatasetError(
-            [
-                DatasetProblem(
-                    str(base),
-                    0,
-                    "missing_dir",
-                    t("training.data.missing_dir"),
-                    t("training.data.missing_dir.hint"),
-                )
-            ]
-        )
+    _require_dir(base)
     charset = read_rec_charset(base, problems)
     known = set(charset)
     samples = {
