@@ -24,11 +24,12 @@ from workbench.runner import AttachedRun, Job, attach
 from workbench.runs import RunStore
 from workbench.screens.base import localize_bindings
 from workbench.screens.commands import WorkbenchCommands
-from workbench.screens.dialogs import ErrorScreen, HelpScreen, TooSmallScreen
+from workbench.screens.dialogs import ConfirmScreen, ErrorScreen, HelpScreen, TooSmallScreen
 from workbench.themes import load_theme_specs, resolve_theme_name, stylesheet_path
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-MAX_ATTACHED = 4  # past / external runs kept in memory for quick reopening
+MAX_ATTACHED = 4
+QUIT_WAIT_S = 15.0  # a stopping run finishes its step and writes a checkpoint first  # past / external runs kept in memory for quick reopening
 
 
 def _mode_screens() -> dict[str, Any]:
@@ -95,7 +96,6 @@ class WorkbenchApp(App[int]):
         self.theme_problems: list[str] = []
         self._requested_theme = theme_name
         self._too_small_shown = False
-        self.started_at = time.perf_counter()
 
     # -- set-up ----------------------------------------------------------------------------------
 
@@ -279,10 +279,26 @@ class WorkbenchApp(App[int]):
             self.push_screen(HelpScreen())
 
     def action_quit(self) -> Any:  # type: ignore[override]
+        running = [job for job in self.live_jobs.values() if not job.done]
+        if not running:
+            self.exit(0)
+            return
+        names = ", ".join(job.run_id for job in running)
+        self.push_screen(
+            ConfirmScreen(t("ui.quit.title"), t("ui.quit.running", runs=names)), self._quit_confirmed
+        )
+
+    def _quit_confirmed(self, confirmed: bool | None) -> None:
+        if confirmed:
+            self.notify(t("ui.quit.stopping"))
+            self._stop_jobs_and_exit()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="quit")
+    def _stop_jobs_and_exit(self) -> None:
+        """Stop the runs cooperatively (they checkpoint), bounded so quitting never hangs."""
         for job in self.live_jobs.values():
             job.cancel()
-        # Give cooperative jobs a moment to finish their step; bounded, never hangs the exit.
-        deadline = time.monotonic() + 2.0
+        deadline = time.monotonic() + QUIT_WAIT_S
         for job in self.live_jobs.values():
             job.wait(max(0.0, deadline - time.monotonic()))
-        self.exit(0)
+        self.call_from_thread(self.exit, 0)

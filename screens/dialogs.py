@@ -160,3 +160,26 @@ class TrainConfigScreen(LocalizedModal[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class ConfirmScreen(LocalizedModal[bool]):
+    """A yes/no question; ``True`` only for an explicit yes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "ui.key.yes"),
+        Binding("n,escape", "answer(False)", "ui.key.no"),
+    ]
+
+    def __init__(self, title: str, question: str) -> None:
+        super().__init__()
+        self._title = title
+        self._question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="modal-box"):
+            yield Static(self._title, classes="modal-title", markup=False)
+            yield Static(self._question, markup=False)
+            yield Static(t("ui.confirm.hint"), classes="dim")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)

@@ -135,3 +135,23 @@ async def test_chinese_shell(make_app) -> None:  # type: ignore[no-untyped-def]
         await pilot.press("question_mark")
         await pilot.pause()
         assert "按键" in str(app.screen.query_one(".modal-title", Static).render())
+
+
+async def test_quit_while_a_run_trains_asks_first_and_stops_it(make_app) -> None:  # type: ignore[no-untyped-def]
+    from functools import partial
+
+    from workbench.demo import start_demo_job
+    from workbench.screens.dialogs import ConfirmScreen
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        job = app.start_job(partial(start_demo_job, steps=100_000, step_s=0.01), open_monitor=False)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen) and app.is_running
+        await pilot.press("n")
+        await pilot.pause()
+        assert not job.done and app.is_running
+        await pilot.press("q", "y")
+        await _wait_for(lambda: job.done, pilot)
+        assert job.status == "cancelled"

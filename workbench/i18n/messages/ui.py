@@ -72,6 +72,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The workbench stopped because of an internal error; everything it printed is in {path} (last lines below).",
         "工作台因内部错误而退出；它输出的全部内容见 {path}（最后几行如下）。",
     ),
+    "ui.quit.title": ("Quit while training?", "训练尚在进行，确定退出？"),
+    "ui.quit.running": (
+        "Still running: {runs}. Quitting stops them after their current step (a checkpoint is saved; "
+        "`train --resume` continues). Runs started with `paddle-workbench train` in another terminal are not affected.",
+        "仍在运行：{runs}。退出会在当前步结束后停止它们（会保存检查点，可用 `train --resume` 继续）。"
+        "在其他终端用 `paddle-workbench train` 启动的运行不受影响。",
+    ),
+    "ui.quit.stopping": ("Stopping the runs, then quitting…", "正在停止运行，随后退出…"),
+    "ui.confirm.hint": ("y: yes · n / escape: no", "y：是 · n / escape：否"),
+    "ui.key.yes": ("Yes", "是"),
+    "ui.key.no": ("No", "否"),
     "ui.too_small": (
         "The terminal is too small: the workbench needs at least {width}×{height}. Enlarge the window.",
         "终端窗口太小：工作台至少需要 {width}×{height}。请放大窗口。",
