@@ -12,6 +12,8 @@ import re
 import warnings
 from typing import Any
 
+from workbench.i18n import t
+
 
 def import_paddle() -> Any:
     """``import paddle`` quietly, in dynamic-graph mode for the calling thread.
@@ -52,11 +54,9 @@ def resolve_device(requested: str, paddle: Any) -> str:
         return "gpu:0" if cuda_available(paddle) else "cpu"
     match = re.fullmatch(r"gpu(?::(\d+))?", requested)
     if match is None:
-        raise ValueError(f"unknown device {requested!r}")
+        raise ValueError(t("training.device.unknown", device=requested))
     if not cuda_available(paddle):
-        raise RuntimeError(
-            f"train.device is {requested!r} but this Paddle build sees no GPU (use auto or cpu)"
-        )
+        raise RuntimeError(t("training.device.no_gpu", device=requested))
     return f"gpu:{match.group(1) or 0}"
 
 

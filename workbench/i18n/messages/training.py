@@ -215,4 +215,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "continue with: paddle-workbench train {config} --resume {run}",
         "继续训练：paddle-workbench train {config} --resume {run}",
     ),
+    "training.device.unknown": (
+        "unknown device {device!r}: use auto, cpu, gpu or gpu:N",
+        "未知设备 {device!r}：请使用 auto、cpu、gpu 或 gpu:N",
+    ),
+    "training.device.no_gpu": (
+        "train.device is {device!r} but this Paddle build sees no GPU (use auto or cpu; `paddle-workbench check` says why)",
+        "train.device 为 {device!r}，但当前 Paddle 看不到 GPU（请改用 auto 或 cpu；`paddle-workbench check` 会说明原因）",
+    ),
 }
