@@ -14,6 +14,7 @@ file, the 1-based line, a stable ``code``, a message and a fix (DESIGN.md §7). 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -160,31 +161,37 @@ def read_cls_labels(root: Path, problems: list[DatasetProblem]) -> list[str]:
     return [names[i] for i in sorted(names)]
 
 
+def _two_field_lines(
+    file: Path, separator: str, bad_key: str, problems: list[DatasetProblem]
+) -> Iterator[tuple[int, str, str]]:
+    """``(line number, first, second)`` for each well-formed non-blank line of a list file.
+
+    A line that is not exactly two non-empty fields split by ``separator`` becomes a ``bad_fields``
+    problem (message ``bad_key``, hint ``bad_key + ".hint"``) and is skipped; a missing or unreadable
+    file is reported by :func:`_read_lines` and yields nothing.
+    """
+    lines = _read_lines(file, problems)
+    for number, raw in enumerate(lines or [], start=1):
+        if not raw.strip():
+            continue
+        fields = raw.split(separator)
+        if len(fields) != 2 or not fields[0] or not fields[1]:
+            problems.append(
+                DatasetProblem(
+                    str(file), number, "bad_fields", t(bad_key, text=raw[:60]), t(f"{bad_key}.hint")
+                )
+            )
+            continue
+        yield number, fields[0], fields[1]
+
+
 def read_cls_list(
     root: Path, split: str, num_classes: int, problems: list[DatasetProblem], *, check_files: bool = True
 ) -> list[tuple[Path, int]]:
     """``<split>.txt``: ``<relative/path> <int label>``, exactly one space, label in range."""
     file = root / f"{split}.txt"
-    lines = _read_lines(file, problems)
-    if lines is None:
-        return []
     samples: list[tuple[Path, int]] = []
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        fields = raw.split(" ")
-        if len(fields) != 2 or not fields[0] or not fields[1]:
-            problems.append(
-                DatasetProblem(
-                    str(file),
-                    number,
-                    "bad_fields",
-                    t("training.data.bad_cls_line", text=raw[:60]),
-                    t("training.data.bad_cls_line.hint"),
-                )
-            )
-            continue
-        rel, label_text = fields
+    for number, rel, label_text in _two_field_lines(file, " ", "training.data.bad_cls_line", problems):
         if not label_text.lstrip("-").isdigit():
             problems.append(
                 DatasetProblem(str(file), number, "bad_label", t("training.data.bad_label", label=label_text))
@@ -273,26 +280,8 @@ def read_rec_list(
 ) -> list[tuple[Path, str]]:
     """``<split>.txt``: ``<relative/path>\\t<text>``; every character of the text must be in ``dict.txt``."""
     file = root / f"{split}.txt"
-    lines = _read_lines(file, problems)
-    if lines is None:
-        return []
     samples: list[tuple[Path, str]] = []
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        fields = raw.split("\t")
-        if len(fields) != 2 or not fields[0] or not fields[1]:
-            problems.append(
-                DatasetProblem(
-                    str(file),
-                    number,
-                    "bad_fields",
-                    t("training.data.bad_rec_line", text=raw[:60]),
-                    t("training.data.bad_rec_line.hint"),
-                )
-            )
-            continue
-        rel, text = fields
+    for number, rel, text in _two_field_lines(file, "\t", "training.data.bad_rec_line", problems):
         unknown = sorted({c for c in text if c not in charset})
         if charset and unknown:
             problems.append(
