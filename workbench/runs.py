@@ -24,7 +24,7 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -33,7 +33,6 @@ import psutil
 import yaml
 
 from workbench.events import (
-    TERMINAL_TYPES,
     Event,
     MetricStore,
     RunCancelled,
@@ -509,14 +508,6 @@ def read_run_brief(run_dir: Path, tail_bytes: int = 256_000) -> RunBrief:
         tailer._consume(raw, None, events)
     failure = next((e for e, _ in reversed(events) if isinstance(e, RunFailed)), None)
     return RunBrief(summary=summary, latest=tailer.metrics.latest(), failure=failure)
-
-
-def terminal_event(events: Iterable[Event]) -> Event | None:
-    last = None
-    for event in events:
-        if event.TYPE in TERMINAL_TYPES:
-            last = event
-    return last
 
 
 def read_log_tail(run_dir: Path, max_bytes: int = 64_000) -> str:
