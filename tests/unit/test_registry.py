@@ -1,0 +1,54 @@
+"""The registry mechanism: folder scan, registration order, silent modules, clear unknown-name errors."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from workbench.registry import Registry, RegistryError
+
+
+@pytest.fixture
+def plugin_pkg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    pkg = tmp_path / "wb_test_plugins"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        "from workbench.registry import Registry\nREG = Registry('thing', __name__)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield pkg
+    for name in [m for m in sys.modules if m.startswith("wb_test_plugins")]:
+        del sys.modules[name]
+
+
+def test_modules_in_the_folder_register_themselves(plugin_pkg: Path) -> None:
+    (plugin_pkg / "alpha.py").write_text("from wb_test_plugins import REG\nREG.register('alpha', 1)\n")
+    (plugin_pkg / "_helpers.py").write_text("X = 1\n")
+    import wb_test_plugins
+
+    reg: Registry[int] = wb_test_plugins.REG
+    assert reg.names() == ["alpha"]
+    assert reg.origin("alpha") == "wb_test_plugins.alpha"
+    assert reg.silent_modules() == []
+
+    (plugin_pkg / "beta.py").write_text("from wb_test_plugins import REG\nREG.register('beta', 2)\n")
+    (plugin_pkg / "forgot.py").write_text("VALUE = 3  # never registers\n")
+    reg.reload()
+    assert reg.names() == ["alpha", "beta"]
+    assert reg.get("beta") == 2
+    assert reg.silent_modules() == ["wb_test_plugins.forgot"]
+
+
+def test_unknown_and_duplicate_names_are_clear() -> None:
+    reg: Registry[str] = Registry("task")
+    reg.register("a", "x")
+    with pytest.raises(RegistryError, match=r"unknown task 'b' \(known: a\)"):
+        reg.get("b")
+    with pytest.raises(ValueError, match="registered twice"):
+        reg.register("a", "y")
+    reg.register("a", "z", replace=True)
+    assert reg.get("a") == "z"
+    reg.unregister("a")
+    assert "a" not in reg

@@ -1,0 +1,144 @@
+"""Self-registering extension points: one registry per kind of extension, one module per entry.
+
+The project keeps gaining the same kinds of things — training tasks, screens, environment rules,
+``diagnose`` signatures, troubleshooting flows, kit-log parsers, compare paths. Each kind has one
+:class:`Registry`, bound to a package folder. Every module in that folder registers its entries when it
+is imported, so adding one is one new file (plus its catalog strings and its test), never edits across
+the tree::
+
+    # workbench/training/tasks/my_task.py
+    from workbench.training.tasks import TASKS
+
+    TASKS.register("my_task", MyTaskSpec(...))
+
+:meth:`Registry.load` imports every module of the folder once (lazily, on first use, so start-up only
+pays for what it uses). :meth:`Registry.silent_modules` names modules that were imported but registered
+nothing — a test fails on them, so a file that forgot to register cannot go unnoticed.
+
+Registries hold plain values; what an entry *is* (a dataclass, a pydantic model, a factory) is up to
+the kind. This module imports neither textual nor paddle.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class RegistryError(KeyError):
+    """An unknown name was asked for; the message lists the registered names."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; this one is a sentence
+        return str(self.args[0]) if self.args else ""
+
+
+def _caller_module() -> str:
+    """The module that called :meth:`Registry.register` (two frames up)."""
+    frame = sys._getframe(2)
+    return str(frame.f_globals.get("__name__", "?"))
+
+
+@dataclass
+class Registry(Generic[T]):
+    """Named entries of one kind, filled by the modules of ``package`` as they are imported.
+
+    ``kind`` is a short human name used in messages (``"task"``, ``"screen"``); ``package`` is the
+    dotted name of the folder whose modules register entries (``None`` for a registry filled only by
+    explicit calls). Entries keep their registration order, which is the order users see them in.
+    """
+
+    kind: str
+    package: str | None = None
+    _entries: dict[str, T] = field(default_factory=dict, init=False, repr=False)
+    _origin: dict[str, str] = field(default_factory=dict, init=False, repr=False)
+    _loaded: bool = field(default=False, init=False, repr=False)
+    _imported: list[str] = field(default_factory=list, init=False, repr=False)
+    _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
+
+    def register(self, name: str, entry: T, *, module: str | None = None, replace: bool = False) -> T:
+        """Add ``entry`` under ``name`` and return it (usable as the last line of a module).
+
+        Registering a name twice is a programming error unless ``replace`` is set (tests use it to
+        swap an entry for a scripted one).
+        """
+        with self._lock:
+            if name in self._entries and not replace:
+                raise ValueError(
+                    f"{self.kind} {name!r} is registered twice ({self._origin[name]} and {module or '?'})"
+                )
+            self._entries[name] = entry
+            self._origin[name] = module or _caller_module()
+        return entry
+
+    def unregister(self, name: str) -> None:
+        """Remove an entry (tests that add a temporary one clean up with this)."""
+        with self._lock:
+            self._entries.pop(name, None)
+            self._origin.pop(name, None)
+
+    def load(self) -> Registry[T]:
+        """Import every module of :attr:`package` once, so each registers its entries."""
+        if self._loaded or self.package is None:
+            return self
+        with self._lock:
+            if self._loaded:
+                return self
+            pkg = importlib.import_module(self.package)
+            for info in pkgutil.iter_modules(pkg.__path__, prefix=f"{self.package}."):
+                if info.name.rsplit(".", 1)[-1].startswith("_"):
+                    continue  # private helpers (``_base.py``) hold no entries
+                importlib.import_module(info.name)
+                self._imported.append(info.name)
+            self._loaded = True
+        return self
+
+    def reload(self) -> Registry[T]:
+        """Forget the folder scan and scan again (a test dropped a new module into the folder)."""
+        with self._lock:
+            self._loaded = False
+            self._imported.clear()
+        importlib.invalidate_caches()
+        return self.load()
+
+    def get(self, name: str) -> T:
+        self.load()
+        try:
+            return self._entries[name]
+        except KeyError:
+            raise RegistryError(f"unknown {self.kind} {name!r} (known: {', '.join(self.names())})") from None
+
+    def names(self) -> list[str]:
+        self.load()
+        return list(self._entries)
+
+    def items(self) -> list[tuple[str, T]]:
+        self.load()
+        return list(self._entries.items())
+
+    def origin(self, name: str) -> str:
+        """The module that registered ``name``."""
+        self.load()
+        return self._origin[name]
+
+    def silent_modules(self) -> list[str]:
+        """Modules of the folder that were imported but registered nothing."""
+        self.load()
+        origins = set(self._origin.values())
+        return [name for name in self._imported if name not in origins]
+
+    def __contains__(self, name: object) -> bool:
+        self.load()
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __len__(self) -> int:
+        return len(self.names())
