@@ -13,7 +13,12 @@ the tree::
 
 :meth:`Registry.load` imports every module of the folder once (lazily, on first use, so start-up only
 pays for what it uses). :meth:`Registry.silent_modules` names modules that were imported but registered
-nothing — a test fails on them, so a file that forgot to register cannot go unnoticed.
+nothing — a test fails on them, so a file that forgot to register cannot go unnoticed. Modules whose
+name starts with ``_`` are helpers and are not scanned.
+
+Entries are listed in registration order unless they give an ``order`` (a number): ordered entries come
+first, smallest first, so the order users see does not depend on file names. :meth:`Registry.extra_folder`
+scans one more folder for the duration of a ``with`` block (a test drops an example entry there).
 
 Registries hold plain values; what an entry *is* (a dataclass, a pydantic model, a factory) is up to
 the kind. This module imports neither textual nor paddle.
@@ -21,7 +26,10 @@ the kind. This module imports neither textual nor paddle.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import math
+import os
 import pkgutil
 import sys
 import threading
@@ -58,15 +66,27 @@ class Registry(Generic[T]):
     package: str | None = None
     _entries: dict[str, T] = field(default_factory=dict, init=False, repr=False)
     _origin: dict[str, str] = field(default_factory=dict, init=False, repr=False)
+    _order: dict[str, tuple[float, int]] = field(default_factory=dict, init=False, repr=False)
+    _counter: int = field(default=0, init=False, repr=False)
     _loaded: bool = field(default=False, init=False, repr=False)
+    _loading: bool = field(default=False, init=False, repr=False)
     _imported: list[str] = field(default_factory=list, init=False, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
 
-    def register(self, name: str, entry: T, *, module: str | None = None, replace: bool = False) -> T:
+    def register(
+        self,
+        name: str,
+        entry: T,
+        *,
+        order: float | None = None,
+        module: str | None = None,
+        replace: bool = False,
+    ) -> T:
         """Add ``entry`` under ``name`` and return it (usable as the last line of a module).
 
-        Registering a name twice is a programming error unless ``replace`` is set (tests use it to
-        swap an entry for a scripted one).
+        ``order`` places the entry among the others (smaller first; entries without one follow, in
+        registration order). Registering a name twice is a programming error unless ``replace`` is set
+        (tests use it to swap an entry for a scripted one).
         """
         with self._lock:
             if name in self._entries and not replace:
@@ -75,6 +95,8 @@ class Registry(Generic[T]):
                 )
             self._entries[name] = entry
             self._origin[name] = module or _caller_module()
+            self._counter += 1
+            self._order[name] = (math.inf if order is None else float(order), self._counter)
         return entry
 
     def unregister(self, name: str) -> None:
@@ -82,21 +104,27 @@ class Registry(Generic[T]):
         with self._lock:
             self._entries.pop(name, None)
             self._origin.pop(name, None)
+            self._order.pop(name, None)
 
     def load(self) -> Registry[T]:
         """Import every module of :attr:`package` once, so each registers its entries."""
         if self._loaded or self.package is None:
             return self
         with self._lock:
-            if self._loaded:
+            if self._loaded or self._loading:  # a module being scanned asked for the entries
                 return self
-            pkg = importlib.import_module(self.package)
-            for info in pkgutil.iter_modules(pkg.__path__, prefix=f"{self.package}."):
-                if info.name.rsplit(".", 1)[-1].startswith("_"):
-                    continue  # private helpers (``_base.py``) hold no entries
-                importlib.import_module(info.name)
-                self._imported.append(info.name)
-            self._loaded = True
+            self._loading = True
+            try:
+                self._imported.clear()
+                pkg = importlib.import_module(self.package)
+                for info in pkgutil.iter_modules(pkg.__path__, prefix=f"{self.package}."):
+                    if info.name.rsplit(".", 1)[-1].startswith("_"):
+                        continue  # private helpers (``_base.py``) hold no entries
+                    importlib.import_module(info.name)
+                    self._imported.append(info.name)
+                self._loaded = True
+            finally:
+                self._loading = False
         return self
 
     def reload(self) -> Registry[T]:
@@ -107,6 +135,34 @@ class Registry(Generic[T]):
         importlib.invalidate_caches()
         return self.load()
 
+    @contextlib.contextmanager
+    def extra_folder(self, folder: str | os.PathLike[str]) -> Iterator[list[str]]:
+        """Scan ``folder`` as part of this registry's package inside the block; yield the names it added.
+
+        The folder joins the package's ``__path__`` (so its modules import as ``<package>.<name>``);
+        on exit the folder, its modules and their entries are gone again. For tests that prove "one new
+        file in the folder is enough", and for trying an entry out before moving it into the tree.
+        """
+        if self.package is None:
+            raise ValueError(f"the {self.kind} registry has no folder to extend")
+        path = os.fspath(folder)
+        pkg = importlib.import_module(self.package)
+        modules = [info.name for info in pkgutil.iter_modules([path], prefix=f"{self.package}.")]
+        before = set(self.names())
+        pkg.__path__.append(path)
+        try:
+            self.reload()
+            yield [name for name in self.names() if name not in before]
+        finally:
+            pkg.__path__.remove(path)
+            with self._lock:
+                for name, origin in list(self._origin.items()):
+                    if origin in modules:
+                        self.unregister(name)
+                for module in modules:
+                    sys.modules.pop(module, None)
+            self.reload()
+
     def get(self, name: str) -> T:
         self.load()
         try:
@@ -116,11 +172,15 @@ class Registry(Generic[T]):
 
     def names(self) -> list[str]:
         self.load()
-        return list(self._entries)
+        with self._lock:
+            return sorted(self._entries, key=self._order.__getitem__)
+
+    def values(self) -> list[T]:
+        """The entries, in the order users see them."""
+        return [self._entries[name] for name in self.names()]
 
     def items(self) -> list[tuple[str, T]]:
-        self.load()
-        return list(self._entries.items())
+        return [(name, self._entries[name]) for name in self.names()]
 
     def origin(self, name: str) -> str:
         """The module that registered ``name``."""

@@ -52,3 +52,35 @@ def test_unknown_and_duplicate_names_are_clear() -> None:
     assert reg.get("a") == "z"
     reg.unregister("a")
     assert "a" not in reg
+
+
+def test_order_places_entries_whatever_the_file_names(plugin_pkg: Path) -> None:
+    (plugin_pkg / "a_last.py").write_text(
+        "from wb_test_plugins import REG\nREG.register('last', 3, order=30)\n"
+    )
+    (plugin_pkg / "b_first.py").write_text(
+        "from wb_test_plugins import REG\nREG.register('first', 1, order=10)\nREG.register('second', 2, order=10)\n"
+    )
+    (plugin_pkg / "c_free.py").write_text("from wb_test_plugins import REG\nREG.register('unordered', 0)\n")
+    import wb_test_plugins
+
+    reg: Registry[int] = wb_test_plugins.REG
+    assert reg.names() == ["first", "second", "last", "unordered"]
+    assert reg.values() == [1, 2, 3, 0]
+
+
+def test_extra_folder_adds_entries_for_the_block_only(plugin_pkg: Path, tmp_path: Path) -> None:
+    (plugin_pkg / "alpha.py").write_text("from wb_test_plugins import REG\nREG.register('alpha', 1)\n")
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "gamma.py").write_text("from wb_test_plugins import REG\nREG.register('gamma', 3, order=1)\n")
+    import wb_test_plugins
+
+    reg: Registry[int] = wb_test_plugins.REG
+    with reg.extra_folder(extra) as added:
+        assert added == ["gamma"]
+        assert reg.names() == ["gamma", "alpha"]
+        assert reg.origin("gamma") == "wb_test_plugins.gamma"
+    assert reg.names() == ["alpha"]
+    assert "wb_test_plugins.gamma" not in sys.modules
+    assert reg.silent_modules() == []
