@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from workbench.config.errors import ConfigError, ConfigIssue
+from workbench.config.problems import problem_hint, problem_location, problem_text
 from workbench.i18n import t
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -229,6 +230,7 @@ def issues_from_validation(
     issues: list[ConfigIssue] = []
     for error in exc.errors(include_url=False):
         loc = _data_loc(error["loc"], data)
+        loc = problem_location(error) or loc  # a model-level check that names its key
         dotted = ".".join(str(p) for p in loc) or t("config.top_level")
         kind = error["type"]
         hint = ""
@@ -246,9 +248,13 @@ def issues_from_validation(
             hint = t("config.missing_key.hint", key=str(loc[-1]) if loc else dotted)
             line, col = _position(loc[:-1], positions, key=False)
         else:
-            got = error.get("input")
-            got_text = repr(got) if not isinstance(got, dict | list) else type(got).__name__
-            message = t("config.bad_value", key=dotted, problem=error["msg"], got=got_text)
+            if problem_location(error):  # a model-level check: its text names the values involved
+                message = t("config.problem", key=dotted, problem=problem_text(error))
+            else:
+                got = error.get("input")
+                got_text = repr(got) if not isinstance(got, dict | list) else type(got).__name__
+                message = t("config.bad_value", key=dotted, problem=problem_text(error), got=got_text)
+            hint = problem_hint(error)
             line, col = _position(loc, positions, key=False)
         override = next(
             (

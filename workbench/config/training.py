@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from workbench.config.problems import problem
+
+if TYPE_CHECKING:
+    from workbench.training.tasks import TaskSpec
 
 
 class _Strict(BaseModel):
@@ -42,18 +48,24 @@ class DataSection(_Strict):
         return DemoData() if self.demo else None
 
 
-# Models each built-in task knows; ``model.name`` omitted means the first one.
-TASK_MODELS: dict[str, tuple[str, ...]] = {
-    "image_classification": ("small_cnn",),
-    "text_recognition": ("crnn",),
-}
-TASK_FORMATS: dict[str, str] = {"image_classification": "cls", "text_recognition": "rec"}
+def task_spec(name: str) -> TaskSpec:
+    """The registered spec of task ``name`` (the registry is scanned on first use, without Paddle)."""
+    from workbench.training.tasks import TASKS
+
+    return TASKS.get(name)
+
+
+def task_names() -> list[str]:
+    """The registered task names, in the order users see them."""
+    from workbench.training.tasks import TASKS
+
+    return TASKS.names()
 
 
 class ModelSection(_Strict):
     name: str | None = None
     """Model name known to the task (``small_cnn`` for classification, ``crnn`` for recognition);
-    omitted: the task's default."""
+    omitted: the task's default (the first of its spec's ``models``)."""
     num_classes: int | None = Field(default=None, gt=0)
     """Classes of a classifier; read from ``label.txt`` when omitted."""
     width: int = Field(default=16, gt=0, le=512)
@@ -82,7 +94,7 @@ class TrainSection(_Strict):
     @model_validator(mode="after")
     def _device_known(self) -> TrainSection:
         if not re.fullmatch(r"auto|cpu|gpu(:\d+)?", self.device):
-            raise ValueError(f"device must be auto, cpu, gpu or gpu:N, not {self.device!r}")
+            raise problem("device", at="train.device", device=self.device)
         return self
 
 
@@ -140,16 +152,16 @@ class DebugSection(_Strict):
     def _inject_syntax(cls, value: str) -> str:
         for part in filter(None, (p.strip() for p in value.split(","))):
             if not re.fullmatch(INJECT_PATTERN, part):
-                raise ValueError(
-                    f"'{part}' is not kind@step[:seconds] (kinds: nan, inf, raise, hang, slow_checkpoint)"
-                )
+                raise problem("inject", part=part)
         return value
 
 
 class TrainingConfig(_Strict):
     """A training run: which task, which data, and how to train it."""
 
-    task: Literal["image_classification", "text_recognition", "custom"]
+    task: str
+    """A registered task (``workbench/training/tasks/``): ``image_classification``,
+    ``text_recognition``, ``custom``…"""
     name: str | None = None
     """Run name shown in the run list (default: the config file's stem)."""
     entry: str | None = None
@@ -167,31 +179,53 @@ class TrainingConfig(_Strict):
     debug: DebugSection | None = None
     """Fault injection for tests (see :class:`DebugSection`)."""
 
+    @field_validator("task")
+    @classmethod
+    def _task_registered(cls, value: str) -> str:
+        names = task_names()
+        if value not in names:
+            close = difflib.get_close_matches(value, names, n=1, cutoff=0.6)
+            raise problem(
+                "task_unknown", task=value, known=", ".join(names), suggestion=close[0] if close else ""
+            )
+        return value
+
     @model_validator(mode="after")
     def _task_needs(self) -> TrainingConfig:
-        if self.task == "custom":
-            if not self.entry or not re.fullmatch(r"[\w.]+:[\w.]+", self.entry):
-                raise ValueError("task: custom needs entry: package.module:function")
+        """What the task's spec asks of the rest of the file: an entry, a data section, a known model."""
+        spec = task_spec(self.task)
+        if spec.needs_entry and (not self.entry or not re.fullmatch(r"[\w.]+:[\w.]+", self.entry)):
+            raise problem("entry_needed", at="entry", task=self.task)
+        if spec.data_format is None:
             return self
         if self.data is None:
-            raise ValueError(f"task: {self.task} needs a data section (data: {{dir: ..., format: ...}})")
-        expected = TASK_FORMATS[self.task]
+            raise problem("data_needed", at="data", task=self.task, format=spec.data_format)
         if "format" not in self.data.model_fields_set:
-            self.data.format = expected  # type: ignore[assignment]  # omitted: the task's own layout
-        if self.data.format != expected:
-            raise ValueError(f"task: {self.task} reads data.format: {expected}, not {self.data.format}")
-        models = TASK_MODELS[self.task]
-        if self.model.name is not None and self.model.name not in models:
-            raise ValueError(
-                f"task: {self.task} has no model {self.model.name!r} (known: {', '.join(models)})"
+            self.data.format = spec.data_format  # type: ignore[assignment]  # omitted: the task's own layout
+        if self.data.format != spec.data_format:
+            raise problem(
+                "format_mismatch",
+                at="data.format",
+                task=self.task,
+                expected=spec.data_format,
+                format=self.data.format,
+            )
+        if self.model.name is not None and spec.models and self.model.name not in spec.models:
+            raise problem(
+                "model_unknown",
+                at="model.name",
+                task=self.task,
+                model=self.model.name,
+                known=", ".join(spec.models),
             )
         return self
 
     def model_name(self) -> str:
-        """``model.name``, or the task's default model when omitted."""
+        """``model.name``, or the task's default model when omitted (the task's name when it has none)."""
         if self.model.name is not None:
             return self.model.name
-        return TASK_MODELS.get(self.task, ("custom",))[0]
+        models = task_spec(self.task).models
+        return models[0] if models else self.task
 
     def data_dir(self, config_path: str | Path) -> Path | None:
         """The dataset folder resolved against the config file's folder."""

@@ -30,13 +30,12 @@ from typing import Any
 import yaml
 
 from workbench.config.loader import load_model
-from workbench.config.training import TrainingConfig
-from workbench.datasets.demo import generate_cls_demo, generate_rec_demo
-from workbench.datasets.layouts import read_cls_layout, read_rec_layout
+from workbench.config.training import TrainingConfig, task_spec
 from workbench.i18n import t
 from workbench.runs import RunStore
 from workbench.training.checkpoints import MANIFEST, CheckpointStore, read_manifest, verify_checkpoint
 from workbench.training.faults import Fault, faults_from
+from workbench.training.tasks import demo_maker
 
 # Config keys whose change makes a resumed run differ from an uninterrupted one.
 _RESUME_SENSITIVE = (
@@ -172,15 +171,13 @@ def ensure_data(cfg: TrainingConfig, data_dir: Path, notify: Callable[[str], Non
     """
     assert cfg.data is not None
     spec = cfg.data.demo_spec()
-    if data_dir.exists() or spec is None:
+    make_demo = demo_maker(cfg.task, cfg.data.format)
+    if data_dir.exists() or spec is None or make_demo is None:
         return
     shown = os.path.normpath(data_dir)
     notify(t("training.demo.generating", path=shown, train=spec.train, val=spec.val))
     try:
-        if cfg.data.format == "rec":
-            generate_rec_demo(data_dir, spec.train, spec.val, spec.seed)
-        else:
-            generate_cls_demo(data_dir, spec.train, spec.val, spec.seed)
+        make_demo(data_dir, spec.train, spec.val, spec.seed)
     except OSError as exc:
         raise PrepareError([t("training.demo.failed", path=shown, error=os_error_text(exc))]) from None
 
@@ -285,7 +282,8 @@ def prepare_training(
         note(t("training.faults.active", faults=", ".join(str(f) for f in faults)))
     store = store or RunStore()
     check_workspace(store.workspace)
-    if cfg.task == "custom" and cfg.entry:
+    task = task_spec(cfg.task)
+    if task.needs_entry and cfg.entry:
         check_entry(cfg.entry, path.parent)
     point: ResumePoint | None = None
     if resume:
@@ -302,10 +300,8 @@ def prepare_training(
         raise PrepareError([t("training.data.bad_dir", error=str(exc))]) from None
     if data_dir is not None:
         ensure_data(cfg, data_dir, note)
-        if cfg.task == "text_recognition":
-            read_rec_layout(data_dir)
-        elif cfg.task == "image_classification":
-            read_cls_layout(data_dir)
+        if task.check_data is not None:
+            task.check_data(data_dir)
     return TrainingPlan(
         cfg=cfg,
         config_path=path,

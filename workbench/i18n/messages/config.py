@@ -47,4 +47,79 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "config.unknown_kind": ("cannot tell what kind of workbench file this is", "无法识别这是哪种工作台文件"),
     "config.unknown_kind.hint": ("known kinds: {kinds}", "已知的类型：{kinds}"),
     "config.kind.training": ("training config (has `task:`)", "训练配置（含 `task:`）"),
+    "config.problem": ("'{key}': {problem}", "'{key}'：{problem}"),
+    # Our own validation problems (workbench.config.problems.problem), by code.
+    "config.error.task_unknown": ("not a registered task", "不是已注册的任务"),
+    "config.error.task_unknown.hint": ("registered tasks: {known}", "已注册的任务：{known}"),
+    "config.error.entry_needed": (
+        "task: {task} needs `entry: package.module:function`",
+        "task: {task} 需要 `entry: 包.模块:函数`",
+    ),
+    "config.error.entry_needed.hint": (
+        "e.g. `entry: my_model:build` for a build(cfg) function in my_model.py next to this file",
+        "例如 `entry: my_model:build`，对应本文件旁 my_model.py 中的 build(cfg) 函数",
+    ),
+    "config.error.data_needed": ("task: {task} needs a data section", "task: {task} 需要 data 部分"),
+    "config.error.data_needed.hint": (
+        "add `data: {{dir: ..., format: {format}}}`",
+        "请添加 `data: {{dir: ..., format: {format}}}`",
+    ),
+    "config.error.format_mismatch": (
+        "task: {task} reads data.format: {expected}, not {format}",
+        "task: {task} 读取的数据格式是 {expected}，不是 {format}",
+    ),
+    "config.error.format_mismatch.hint": (
+        "write `format: {expected}`, or leave the key out",
+        "请写 `format: {expected}`，或省略该键",
+    ),
+    "config.error.model_unknown": (
+        "task: {task} has no model '{model}' (known: {known})",
+        "task: {task} 没有模型 '{model}'（已知：{known}）",
+    ),
+    "config.error.model_unknown.hint": (
+        "leave model.name out to use the task's default model",
+        "省略 model.name 即使用该任务的默认模型",
+    ),
+    "config.error.device": (
+        "device must be auto, cpu, gpu or gpu:N, not '{device}'",
+        "device 应为 auto、cpu、gpu 或 gpu:N，而不是 '{device}'",
+    ),
+    "config.error.inject": (
+        "'{part}' is not kind@step[:seconds] (kinds: nan, inf, raise, hang, slow_checkpoint)",
+        "'{part}' 不符合 kind@step[:秒数] 的格式（kind 可为 nan、inf、raise、hang、slow_checkpoint）",
+    ),
+    # Pydantic's error types, by ``error["type"]``, with its ``ctx`` values as placeholders.
+    "config.error.greater_than": ("should be greater than {gt}", "应大于 {gt}"),
+    "config.error.greater_than_equal": ("should be at least {ge}", "应大于或等于 {ge}"),
+    "config.error.less_than": ("should be less than {lt}", "应小于 {lt}"),
+    "config.error.less_than_equal": ("should be at most {le}", "应小于或等于 {le}"),
+    "config.error.int_parsing": ("should be a whole number", "应为整数"),
+    "config.error.int_type": ("should be a whole number", "应为整数"),
+    "config.error.int_from_float": (
+        "should be a whole number, without a fractional part",
+        "应为整数，不能有小数部分",
+    ),
+    "config.error.float_parsing": ("should be a number", "应为数字"),
+    "config.error.float_type": ("should be a number", "应为数字"),
+    "config.error.finite_number": ("should be a finite number", "应为有限的数字"),
+    "config.error.bool_parsing": ("should be true or false", "应为 true 或 false"),
+    "config.error.bool_type": ("should be true or false", "应为 true 或 false"),
+    "config.error.string_type": ("should be text", "应为文本"),
+    "config.error.literal_error": ("should be one of {expected}", "应为以下之一：{expected}"),
+    "config.error.enum": ("should be one of {expected}", "应为以下之一：{expected}"),
+    "config.error.dict_type": ("should be a mapping of keys to values", "应为键值映射"),
+    "config.error.model_type": ("should be a mapping of keys to values", "应为键值映射"),
+    "config.error.model_attributes_type": ("should be a mapping of keys to values", "应为键值映射"),
+    "config.error.list_type": ("should be a list", "应为列表"),
+    "config.error.string_too_short": (
+        "should have at least {min_length} characters",
+        "至少应有 {min_length} 个字符",
+    ),
+    "config.error.string_too_long": (
+        "should have at most {max_length} characters",
+        "最多应有 {max_length} 个字符",
+    ),
+    "config.error.too_short": ("should have at least {min_length} items", "至少应有 {min_length} 项"),
+    "config.error.too_long": ("should have at most {max_length} items", "最多应有 {max_length} 项"),
+    "config.error.string_pattern_mismatch": ("should match {pattern}", "应匹配 {pattern}"),
 }

@@ -1,6 +1,19 @@
 """Training engine, demo datasets and the ``train`` command."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    # -- tasks (workbench/training/tasks/: each spec's title_key) ---------------------------------
+    "training.task.image_classification": (
+        "image classification: a small CNN on 32x32 images (PaddleClas layout)",
+        "图像分类：32x32 图像上的小型 CNN（PaddleClas 数据格式）",
+    ),
+    "training.task.text_recognition": (
+        "text recognition: a small CRNN trained with CTC (PaddleOCR layout)",
+        "文字识别：用 CTC 训练的小型 CRNN（PaddleOCR 数据格式）",
+    ),
+    "training.task.custom": (
+        "your own model: `entry: package.module:build` returns TrainParts",
+        "自定义模型：`entry: 包.模块:build` 返回 TrainParts",
+    ),
     # -- dataset layouts (workbench.datasets.layouts) --------------------------------------------
     "training.data.missing_dir": ("dataset folder not found", "找不到数据集目录"),
     "training.data.missing_dir.hint": (

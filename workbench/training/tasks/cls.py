@@ -6,16 +6,17 @@ validation accuracy within the sample config's 300 steps.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from workbench.config.training import TrainingConfig
+from workbench.datasets.demo import generate_cls_demo
 from workbench.datasets.layouts import read_cls_layout
 from workbench.datasets.readers import cls_dataset
 from workbench.training.parts import TrainParts
-from workbench.training.tasks.optim import make_optimizer
+from workbench.training.tasks import TASKS, TaskContext, TaskSpec
+from workbench.training.tasks._optim import make_optimizer
 
 IMAGE_SIZE = 32
 
@@ -40,7 +41,9 @@ def small_cnn(num_classes: int, width: int, paddle: Any) -> Any:
     return SmallCNN()
 
 
-def build_cls(cfg: TrainingConfig, data_dir: Path, paddle: Any) -> TrainParts:
+def build_cls(cfg: TrainingConfig, ctx: TaskContext) -> TrainParts:
+    assert ctx.data_dir is not None  # validation requires data: for this task
+    data_dir, paddle = ctx.data_dir, ctx.paddle
     layout = read_cls_layout(data_dir)
     num_classes = cfg.model.num_classes or layout.num_classes
     train = cls_dataset(layout, "train", IMAGE_SIZE)
@@ -79,3 +82,18 @@ def build_cls(cfg: TrainingConfig, data_dir: Path, paddle: Any) -> TrainParts:
             "parameters": int(sum(int(np.prod(p.shape)) for p in model.parameters())),
         },
     )
+
+
+TASKS.register(
+    "image_classification",
+    TaskSpec(
+        build=build_cls,
+        title_key="training.task.image_classification",
+        models=("small_cnn",),
+        data_format="cls",
+        check_data=read_cls_layout,
+        make_demo=generate_cls_demo,
+        sample_config="train_cls_demo.yaml",
+    ),
+    order=10,
+)

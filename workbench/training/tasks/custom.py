@@ -18,6 +18,7 @@ from typing import Any
 
 from workbench.config.training import TrainingConfig
 from workbench.training.parts import TrainParts
+from workbench.training.tasks import TASKS, TaskContext, TaskSpec
 
 
 class EntryPointError(RuntimeError):
@@ -86,9 +87,16 @@ def as_parts(result: Any, entry: str) -> TrainParts:
     return parts
 
 
-def build_custom(cfg: TrainingConfig, config_dir: Path) -> TrainParts:
-    assert cfg.entry is not None
-    build = resolve_entry(cfg.entry, config_dir)
-    with entry_search_path(config_dir):  # build() may import its sibling modules
+def build_custom(cfg: TrainingConfig, ctx: TaskContext) -> TrainParts:
+    assert cfg.entry is not None  # validation requires entry: for this task
+    build = resolve_entry(cfg.entry, ctx.config_dir)
+    with entry_search_path(ctx.config_dir):  # build() may import its sibling modules
         result = build(cfg)
     return as_parts(result, cfg.entry)
+
+
+TASKS.register(
+    "custom",
+    TaskSpec(build=build_custom, title_key="training.task.custom", needs_entry=True),
+    order=90,
+)

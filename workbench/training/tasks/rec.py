@@ -10,16 +10,17 @@ step, merge repeats, drop blanks) and reports word accuracy (exact matches) and 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from workbench.config.training import TrainingConfig
+from workbench.datasets.demo import generate_rec_demo
 from workbench.datasets.layouts import read_rec_layout
 from workbench.datasets.readers import rec_dataset
 from workbench.training.parts import TrainParts
-from workbench.training.tasks.optim import make_optimizer
+from workbench.training.tasks import TASKS, TaskContext, TaskSpec
+from workbench.training.tasks._optim import make_optimizer
 
 HEIGHT, WIDTH = 32, 100
 
@@ -79,7 +80,9 @@ def edit_distance(a: str, b: str) -> int:
     return previous[-1]
 
 
-def build_rec(cfg: TrainingConfig, data_dir: Path, paddle: Any) -> TrainParts:
+def build_rec(cfg: TrainingConfig, ctx: TaskContext) -> TrainParts:
+    assert ctx.data_dir is not None  # validation requires data: for this task
+    data_dir, paddle = ctx.data_dir, ctx.paddle
     layout = read_rec_layout(data_dir)
     charset = list(layout.charset)
     max_len = max(layout.max_text_length, 1)
@@ -140,3 +143,18 @@ def build_rec(cfg: TrainingConfig, data_dir: Path, paddle: Any) -> TrainParts:
             "parameters": int(sum(int(np.prod(p.shape)) for p in model.parameters())),
         },
     )
+
+
+TASKS.register(
+    "text_recognition",
+    TaskSpec(
+        build=build_rec,
+        title_key="training.task.text_recognition",
+        models=("crnn",),
+        data_format="rec",
+        check_data=read_rec_layout,
+        make_demo=generate_rec_demo,
+        sample_config="train_rec_demo.yaml",
+    ),
+    order=20,
+)
