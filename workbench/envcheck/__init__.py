@@ -13,13 +13,27 @@ Typical use::
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from workbench.envcheck.engine import CheckReport, run_checks, select
 from workbench.envcheck.facts import STATUSES, Facts, Finding, ProbeResult, Status
 from workbench.envcheck.isolate import ProbeCancelled, ProbeError, ProbeTimeout
 from workbench.envcheck.monitor import GpuSample, SystemMonitor, SystemSnapshot
 from workbench.envcheck.probes import DEFAULT_PROBES, Probe, ProbeContext
 from workbench.envcheck.report import markdown_report
-from workbench.envcheck.rules import DEFAULT_RULES, RULES_BY_ID, Rule, Verdict
+from workbench.envcheck.rules import RULES, Rule, Verdict, default_rules
+
+if TYPE_CHECKING:
+    from workbench.envcheck.rules import DEFAULT_RULES, RULES_BY_ID
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("DEFAULT_RULES", "RULES_BY_ID"):  # read from the rule registry at access time
+        from workbench.envcheck import rules
+
+        return getattr(rules, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_PROBES",
@@ -36,11 +50,13 @@ __all__ = [
     "ProbeError",
     "ProbeResult",
     "ProbeTimeout",
+    "RULES",
     "Rule",
     "Status",
     "SystemMonitor",
     "SystemSnapshot",
     "Verdict",
+    "default_rules",
     "markdown_report",
     "run_checks",
     "select",

@@ -24,7 +24,7 @@ from typing import Any
 from workbench.envcheck.facts import Facts, Finding, ProbeResult, severity
 from workbench.envcheck.isolate import ProbeCancelled, ProbeTimeout, format_seconds
 from workbench.envcheck.probes import DEFAULT_PROBES, Probe, ProbeContext
-from workbench.envcheck.rules import DEFAULT_RULES, Rule
+from workbench.envcheck.rules import Rule, default_rules
 from workbench.i18n import t
 
 # Extra time the watchdog allows over a probe's own limit before it gives up on the thread.
@@ -123,7 +123,7 @@ def _run_probe(probe: Probe, ctx: ProbeContext, facts: Facts, done: queue.Simple
 def run_checks(
     *,
     probes: Sequence[Probe] = DEFAULT_PROBES,
-    rules: Sequence[Rule] = DEFAULT_RULES,
+    rules: Sequence[Rule] | None = None,
     context: ProbeContext | None = None,
     only: Iterable[str] | None = None,
     timeout_s: float | None = None,
@@ -138,6 +138,7 @@ def run_checks(
     ``None`` or ``inf`` means no overall bound; NaN, zero or a negative number is a ``ValueError``.
     ``cancel`` stops the run early (children are killed); the report then holds what finished and
     ``cancelled=True``. Callbacks run on the calling thread, one per finding / probe result.
+    ``rules`` defaults to every registered rule (:data:`workbench.envcheck.rules.RULES`).
     """
     if timeout_s is not None and not timeout_s > 0:  # NaN compares false: it would never fire
         raise ValueError(f"timeout_s must be a positive number of seconds, not {timeout_s!r}")
@@ -147,7 +148,7 @@ def run_checks(
     if cancel is not None:
         base = dataclasses.replace(base, cancel=cancel)
     cancel_event = base.cancel
-    chosen, needed = select(rules, probes, only)
+    chosen, needed = select(default_rules() if rules is None else rules, probes, only)
     wall_start, start = time.time(), time.monotonic()
     deadline = start + timeout_s if timeout_s is not None else None
 

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from workbench.envcheck.engine import CheckReport
 from workbench.envcheck.facts import Facts, Finding
-from workbench.envcheck.rules.base import build_kind, gib, rule_title
+from workbench.envcheck.rules._base import build_kind, gib, rule_title
 from workbench.envcheck.wheels import parse_archs
 from workbench.i18n import cell_width, pad, t
 

@@ -1,20 +1,57 @@
-"""The rules of the environment check, in the order a user reads them: Python, Paddle, smoke tests, GPU,
-host. Each module holds the rules of one area; :data:`DEFAULT_RULES` is the list the engine runs.
+"""The rules of the environment check: one module per area in this folder, each registering its rules.
+
+A rule (:class:`Rule`) is a pure function from the probes' facts to a verdict, under a stable id.
+Every module here adds its rules to :data:`RULES` when imported, and the engine runs what is
+registered — so a new check is one new file plus its catalog strings
+(``envcheck.title.<id>`` and the verdict texts) and a test::
+
+    # workbench/envcheck/rules/my_area.py
+    from workbench.envcheck.rules import RULES, Rule, Verdict
+
+    def check_thing(facts): ...                      # -> Verdict("pass" | "warn" | "fail" | "skip", ...)
+
+    RULES.register("my_area.thing", Rule("my_area.thing", ("environment",), check_thing), order=60)
+
+``order`` keeps the order a user reads the report in, whatever the file names: Python (10), Paddle
+(20), smoke tests (30), GPU (40), host (50); rules of one area follow each other in the order the area
+lists them (:func:`register_area`). Shared helpers live in ``_base.py`` (not scanned).
 """
 
 from __future__ import annotations
 
-from workbench.envcheck.rules import gpu, paddle_install, python_env, smoke, system
-from workbench.envcheck.rules.base import Rule, Verdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-DEFAULT_RULES: tuple[Rule, ...] = (
-    *python_env.RULES,
-    *paddle_install.RULES,
-    *smoke.RULES,
-    *gpu.RULES,
-    *system.RULES,
-)
+from workbench.envcheck.rules._base import Rule, Verdict
+from workbench.registry import Registry
 
-RULES_BY_ID: dict[str, Rule] = {rule.id: rule for rule in DEFAULT_RULES}
+RULES: Registry[Rule] = Registry("rule", __name__)
+"""Every environment rule, by id, in the order the report lists them."""
 
-__all__ = ["DEFAULT_RULES", "RULES_BY_ID", "Rule", "Verdict"]
+
+def register_area(rules: Sequence[Rule], *, order: float, module: str) -> None:
+    """Register an area's rules one after another from ``order`` (``order``, ``order + 0.01``, …)."""
+    for index, rule in enumerate(rules):
+        RULES.register(rule.id, rule, order=order + index / 100, module=module)
+
+
+def default_rules() -> tuple[Rule, ...]:
+    """The rules ``check`` runs: every registered one, in report order (read at call time)."""
+    return tuple(RULES.values())
+
+
+if TYPE_CHECKING:
+    DEFAULT_RULES: tuple[Rule, ...]
+    RULES_BY_ID: dict[str, Rule]
+
+
+def __getattr__(name: str) -> Any:
+    # Kept for callers that read the rules as constants; the registry is scanned on first access.
+    if name == "DEFAULT_RULES":
+        return default_rules()
+    if name == "RULES_BY_ID":
+        return {rule.id: rule for rule in default_rules()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["DEFAULT_RULES", "RULES", "RULES_BY_ID", "Rule", "Verdict", "default_rules", "register_area"]

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.envcheck.facts import Facts
-from workbench.envcheck.rules.base import (
+from workbench.envcheck.rules import register_area
+from workbench.envcheck.rules._base import (
     Rule,
     Verdict,
     build_kind,
@@ -363,7 +364,7 @@ def check_ld_library_path(facts: Facts) -> Verdict:
     return Verdict("pass", t("envcheck.ld.ok", count=len(dirs)), details)
 
 
-RULES: tuple[Rule, ...] = (
+AREA_RULES: tuple[Rule, ...] = (
     Rule("gpu.driver", ("driver", "paddle", "interpreter"), check_driver, "envcheck.fix.driver_not_responding"),
     Rule("gpu.cuda_version", ("driver", "paddle", "interpreter"), check_cuda_version, "envcheck.fix.driver_not_responding"),
     Rule("gpu.compute_capability", ("driver", "paddle", "interpreter"), check_compute_capability, "envcheck.fix.driver_not_responding"),
@@ -371,3 +372,4 @@ RULES: tuple[Rule, ...] = (
     Rule("gpu.libraries", ("libraries", "paddle", "interpreter"), check_libraries),
     Rule("ld_library_path", ("libraries",), check_ld_library_path),
 )  # fmt: skip
+register_area(AREA_RULES, order=40, module=__name__)

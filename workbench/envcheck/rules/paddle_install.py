@@ -12,7 +12,8 @@ from collections import Counter
 from typing import Any
 
 from workbench.envcheck.facts import Facts
-from workbench.envcheck.rules.base import (
+from workbench.envcheck.rules import register_area
+from workbench.envcheck.rules._base import (
     Rule,
     Verdict,
     build_kind,
@@ -311,11 +312,19 @@ def check_numpy(facts: Facts) -> Verdict:
     return Verdict("pass", t("envcheck.numpy.ok", version=versions[-1]), details)
 
 
-RULES: tuple[Rule, ...] = (
+AREA_RULES: tuple[Rule, ...] = (
     Rule("paddle.install", ("interpreter", "driver"), check_install),
     Rule("paddle.import", ("paddle", "interpreter"), check_import, "envcheck.fix.paddle_probe_failed"),
     Rule("paddle.build", ("paddle", "interpreter"), check_build, "envcheck.fix.paddle_probe_failed"),
     Rule("numpy", ("interpreter", "paddle"), check_numpy),
 )
+register_area(AREA_RULES, order=20, module=__name__)
 
-__all__ = ["CPU_DIST", "GPU_DIST", "RULES", "recommended_install", "reinstall_command", "shadowing_package"]
+__all__ = [
+    "AREA_RULES",
+    "CPU_DIST",
+    "GPU_DIST",
+    "recommended_install",
+    "reinstall_command",
+    "shadowing_package",
+]

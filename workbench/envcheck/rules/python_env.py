@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.envcheck.facts import Facts
-from workbench.envcheck.rules.base import Rule, Verdict, kv, lines, yes_no
+from workbench.envcheck.rules import register_area
+from workbench.envcheck.rules._base import Rule, Verdict, kv, lines, yes_no
 from workbench.envcheck.wheels import parse_version
 from workbench.i18n import t
 
@@ -99,7 +100,8 @@ def check_venv(facts: Facts) -> Verdict:
     return Verdict("pass", t("envcheck.venv.ok", kind=_env_kind(py)), details)
 
 
-RULES: tuple[Rule, ...] = (
+AREA_RULES: tuple[Rule, ...] = (
     Rule("python", ("interpreter",), check_python),
     Rule("python.venv", ("interpreter",), check_venv),
 )
+register_area(AREA_RULES, order=10, module=__name__)

@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from workbench.envcheck.facts import Facts
-from workbench.envcheck.rules.base import Rule, Verdict
+from workbench.envcheck.rules import register_area
+from workbench.envcheck.rules._base import Rule, Verdict
 from workbench.envcheck.rules.paddle_install import reinstall_command
 from workbench.i18n import t
 
@@ -88,9 +89,10 @@ def check_tensor_op(facts: Facts) -> Verdict:
     )
 
 
-RULES: tuple[Rule, ...] = (
+AREA_RULES: tuple[Rule, ...] = (
     Rule("tensor_op", ("tensor_op", "paddle"), check_tensor_op, "envcheck.fix.paddle_probe_failed"),
     Rule("run_check.static", ("run_check.static", "paddle"), _stage_rule("run_check.static", "static"), "envcheck.fix.paddle_probe_failed"),
     Rule("run_check.dygraph", ("run_check.dygraph", "paddle"), _stage_rule("run_check.dygraph", "dygraph"), "envcheck.fix.paddle_probe_failed"),
     Rule("run_check.parallel", ("run_check.parallel", "paddle"), _stage_rule("run_check.parallel", "parallel"), "envcheck.fix.stage_parallel"),
 )  # fmt: skip
+register_area(AREA_RULES, order=30, module=__name__)

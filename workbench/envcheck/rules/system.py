@@ -7,7 +7,8 @@ container, a full disk under the workspace — so each warning names the exact s
 from __future__ import annotations
 
 from workbench.envcheck.facts import Facts
-from workbench.envcheck.rules.base import Rule, Verdict, gib, kv, lines, yes_no
+from workbench.envcheck.rules import register_area
+from workbench.envcheck.rules._base import Rule, Verdict, gib, kv, lines, yes_no
 from workbench.i18n import t
 
 SHM_WARN_BYTES = 1 * 2**30
@@ -111,9 +112,10 @@ def check_disk(facts: Facts) -> Verdict:
     return Verdict("pass", t("envcheck.disk.ok", free=gib(free), path=path), details)
 
 
-RULES: tuple[Rule, ...] = (
+AREA_RULES: tuple[Rule, ...] = (
     Rule("environment", ("environment", "system"), check_environment),
     Rule("system.resources", ("system",), check_resources),
     Rule("system.shm", ("system",), check_shm),
     Rule("system.disk", ("system",), check_disk),
 )
+register_area(AREA_RULES, order=50, module=__name__)
