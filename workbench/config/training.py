@@ -196,6 +196,14 @@ class TrainingConfig(_Strict):
         spec = task_spec(self.task)
         if spec.needs_entry and (not self.entry or not re.fullmatch(r"[\w.]+:[\w.]+", self.entry)):
             raise problem("entry_needed", at="entry", task=self.task)
+        if self.model.name is not None and spec.models and self.model.name not in spec.models:
+            raise problem(
+                "model_unknown",
+                at="model.name",
+                task=self.task,
+                model=self.model.name,
+                known=", ".join(spec.models),
+            )
         if spec.data_format is None:
             return self
         if self.data is None:
@@ -209,14 +217,6 @@ class TrainingConfig(_Strict):
                 task=self.task,
                 expected=spec.data_format,
                 format=self.data.format,
-            )
-        if self.model.name is not None and spec.models and self.model.name not in spec.models:
-            raise problem(
-                "model_unknown",
-                at="model.name",
-                task=self.task,
-                model=self.model.name,
-                known=", ".join(spec.models),
             )
         return self
 

@@ -1,0 +1,56 @@
+"""Error signatures for ``paddle-workbench diagnose``: one module per family of errors in this folder.
+
+An entry is a :class:`Signature`: the patterns that recognise one known error in a log or traceback,
+and the catalog keys of what to tell the user (its title, its cause, its fix). ``examples`` holds at
+least one realistic message; a test feeds every example through ``diagnose`` and expects this
+signature to rank first. A signature that is a *consequence* of another error (the launcher's
+"Container failed" tail, the other ranks' timeouts) ranks below root causes.
+
+Adding one is one new module here plus its catalog strings::
+
+    # workbench/troubleshoot/signatures/cudnn.py
+    from workbench.troubleshoot.signatures import SIGNATURES, Signature
+
+    SIGNATURES.register(
+        "cudnn.load_failed",
+        Signature(
+            patterns=(r"Cannot load cudnn shared library",),
+            title_key="diagnose.cudnn.load_failed.title",
+            cause_key="diagnose.cudnn.load_failed.cause",
+            fix_key="diagnose.cudnn.load_failed.fix",
+            examples=("... Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion.",),
+        ),
+    )
+
+A module may also load a family of signatures from a YAML file beside it and register each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.registry import Registry
+
+
+@dataclass(frozen=True)
+class Signature:
+    """One known error: how to recognise it in a log, and what to tell the user about it."""
+
+    patterns: tuple[str, ...]
+    """Regular expressions (Python ``re`` syntax, searched per line); any one of them marks a match."""
+    title_key: str
+    """Catalog key of the one-line name of the error."""
+    cause_key: str
+    """Catalog key of the cause, in the user's words."""
+    fix_key: str
+    """Catalog key of what to do (a command to run where there is one)."""
+    examples: tuple[str, ...] = ()
+    """Realistic messages this signature must match (each one is a test)."""
+    consequence: bool = False
+    """A symptom of another error (ranked below root causes when both match)."""
+
+
+SIGNATURES: Registry[Signature] = Registry("signature", __name__)
+"""Every known error signature, by id (``family.name``)."""
+
+__all__ = ["SIGNATURES", "Signature"]
