@@ -9,64 +9,42 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import on, work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.events import Resize
+from textual.screen import Screen
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
 from workbench.i18n import t
 from workbench.runner import AttachedRun, Job, attach
 from workbench.runs import RunStore
-from workbench.screens.base import localize_bindings
-from workbench.screens.commands import WorkbenchCommands
+from workbench.screens.base import help_rows
+from workbench.screens.commands import WorkbenchCommands, WorkbenchThemes
 from workbench.screens.dialogs import ConfirmScreen, ErrorScreen, HelpScreen, TooSmallScreen
+from workbench.screens.modes import ordered_modes
 from workbench.themes import load_theme_specs, resolve_theme_name, stylesheet_path
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-MAX_ATTACHED = 4
-QUIT_WAIT_S = 15.0  # a stopping run finishes its step and writes a checkpoint first  # past / external runs kept in memory for quick reopening
-
-
-def _mode_screens() -> dict[str, Any]:
-    """Mode name -> screen factory. Imported lazily so start-up only pays for what it shows."""
-
-    def make(module: str, cls: str) -> Any:
-        def factory() -> Any:
-            mod = __import__(f"workbench.screens.{module}", fromlist=[cls])
-            return getattr(mod, cls)()
-
-        return factory
-
-    return {
-        "runs": make("runs", "RunsScreen"),
-        "env": make("env", "EnvScreen"),
-        "plan": make("placeholders", "PlanScreen"),
-        "monitor": make("monitor", "MonitorScreen"),
-        "compare": make("placeholders", "CompareScreen"),
-        "wizard": make("placeholders", "WizardScreen"),
-    }
-
-
-MODE_ORDER = ("runs", "env", "plan", "monitor", "compare", "wizard")
+MAX_ATTACHED = 4  # past / external runs kept in memory for quick reopening
+QUIT_WAIT_S = 15.0  # a stopping run finishes its step and writes a checkpoint first
+MAX_MODE_KEYS = 9  # modes beyond the ninth are reached from the palette only
 
 
 class WorkbenchApp(App[int]):
     """Paddle Workbench."""
 
     CSS_PATH = str(stylesheet_path())
-    MODES: ClassVar[dict[str, Any]] = _mode_screens()  # type: ignore[misc]
     DEFAULT_MODE = "runs"
     COMMANDS = App.COMMANDS | {WorkbenchCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(
-            Binding(str(i + 1), f"switch_mode('{mode}')", f"mode.{mode}", show=False)
-            for i, mode in enumerate(MODE_ORDER)
-        ),
+        *(Binding(str(n), f"goto({n})", show=False) for n in range(1, MAX_MODE_KEYS + 1)),
         Binding("question_mark", "help", "ui.key.help", key_display="?"),
         Binding("q", "quit", "ui.key.quit"),
     ]
@@ -81,8 +59,12 @@ class WorkbenchApp(App[int]):
         seed_demo: bool = False,
         driver_class: Any = None,
     ) -> None:
-        super().__init__(driver_class=driver_class)
-        localize_bindings(self)
+        # NO_COLOR: Textual's own handling turns colours into greys unless the theme is "ANSI"; asking
+        # for ANSI colours makes it strip them instead, so the terminal's own colours show.
+        super().__init__(driver_class=driver_class, ansi_color=True if os.environ.get("NO_COLOR") else None)
+        self.modes = ordered_modes()
+        for name, spec in self.modes:
+            self.add_mode(name, spec.screen_factory())
         self.store = RunStore(workspace)
         self.workspace = self.store.workspace
         self.low_bandwidth = low_bandwidth
@@ -126,7 +108,7 @@ class WorkbenchApp(App[int]):
         """A semantic colour of the current theme (``loss-train``, ``rank-0``…)."""
         theme = self.current_theme
         value = theme.variables.get(name) if theme is not None else None
-        if os.environ.get("NO_COLOR"):
+        if self.no_color:
             return "default"
         return value or fallback
 
@@ -269,14 +251,78 @@ class WorkbenchApp(App[int]):
         if too_small and not self._too_small_shown:
             self._too_small_shown = True
             self.push_screen(TooSmallScreen(MIN_WIDTH, MIN_HEIGHT))
+        elif too_small and isinstance(self.screen, TooSmallScreen):
+            self.screen.on_resize()
         elif not too_small and self._too_small_shown:
             self._too_small_shown = False
             if isinstance(self.screen, TooSmallScreen):
                 self.pop_screen()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "goto":  # a number key with no mode behind it does nothing and is not shown
+            return bool(parameters) and 1 <= int(str(parameters[0])) <= len(self.modes)
+        return True
+
+    def action_goto(self, number: int) -> None:
+        """Number key ``n``: the n-th mode of the registry."""
+        if 1 <= number <= len(self.modes):
+            self.switch_mode(self.modes[number - 1][0])
+
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+        """Help for the current screen, read from its live bindings and the mode registry."""
+        if isinstance(self.screen, (HelpScreen, TooSmallScreen)):
+            return
+        screen_keys, global_keys = help_rows(self.screen)
+        if self.modes:
+            global_keys.insert(0, (f"1 … {min(len(self.modes), MAX_MODE_KEYS)}", t("ui.help.modes")))
+        global_keys.append(("ctrl+p", t("ui.help.palette")))
+        modes = [
+            (str(number) if number <= MAX_MODE_KEYS else "", t(spec.title), t(spec.help))
+            for number, (_, spec) in enumerate(self.modes, start=1)
+        ]
+        self.push_screen(HelpScreen(screen_keys, global_keys, modes))
+
+    def action_help_quit(self) -> None:
+        """ctrl+c (Textual keeps it for copying): say how to quit, in the interface language."""
+        self.notify(t("ui.quit.how"), title=t("ui.quit.how_title"))
+
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(id="--command-palette", placeholder=t("ui.palette.placeholder")))
+
+    def search_themes(self) -> None:
+        """The palette's theme list: our themes, under the names ``--theme`` accepts."""
+        self.push_screen(CommandPalette(providers=[WorkbenchThemes], placeholder=t("ui.palette.themes")))
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's built-in palette entries, translated; the screenshot goes into the workspace."""
+        yield SystemCommand(t("ui.sys.theme"), t("ui.sys.theme.help"), self.action_change_theme)
+        yield SystemCommand(t("ui.sys.quit"), t("ui.sys.quit.help"), self.action_quit)
+        if screen.query("HelpPanel"):
+            yield SystemCommand(t("ui.sys.keys"), t("ui.sys.keys.hide"), self.action_hide_help_panel)
+        else:
+            yield SystemCommand(t("ui.sys.keys"), t("ui.sys.keys.show"), self.action_show_help_panel)
+        if screen.maximized is not None:
+            yield SystemCommand(t("ui.sys.minimize"), t("ui.sys.minimize.help"), screen.action_minimize)
+        elif screen.focused is not None and screen.focused.allow_maximize:
+            yield SystemCommand(t("ui.sys.maximize"), t("ui.sys.maximize.help"), screen.action_maximize)
+        yield SystemCommand(
+            t("ui.sys.screenshot"),
+            t("ui.sys.screenshot.help", folder=str(self.workspace / "screenshots")),
+            lambda: self.set_timer(0.1, self.save_workspace_screenshot),
+        )
+
+    def save_workspace_screenshot(self) -> Path | None:
+        """Save an SVG of the screen under ``<workspace>/screenshots/`` and say where (or why not)."""
+        folder = self.workspace / "screenshots"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = Path(self.save_screenshot(path=str(folder)))
+        except OSError as exc:
+            self.notify(t("ui.screenshot.failed", folder=str(folder), error=str(exc)), severity="error")
+            return None
+        self.notify(t("ui.screenshot.saved", path=str(path)))
+        return path
 
     def action_quit(self) -> Any:  # type: ignore[override]
         running = [job for job in self.live_jobs.values() if not job.done]

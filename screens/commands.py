@@ -1,4 +1,4 @@
-"""Command palette entries for every workbench action (ctrl+p)."""
+"""Command palette entries for every workbench action (ctrl+p), and the palette's theme list."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from workbench.i18n import t
 
 def _actions(app: Any) -> list[tuple[str, str, Callable[[], Any]]]:
     from workbench.demo import start_demo_job
-    from workbench.screens.app import MODE_ORDER
+    from workbench.screens.modes import ordered_modes
 
     entries: list[tuple[str, str, Callable[[], Any]]] = [
-        (t("ui.cmd.go", mode=t(f"mode.{mode}")), t(f"mode.{mode}.what"), partial(app.switch_mode, mode))
-        for mode in MODE_ORDER
+        (t("ui.cmd.go", mode=t(spec.title)), t(spec.help), partial(app.switch_mode, name))
+        for name, spec in ordered_modes()
     ]
     entries += [
         (t("ui.cmd.train"), t("ui.cmd.train.help"), app.ask_train_config),
@@ -49,3 +49,30 @@ class WorkbenchCommands(Provider):
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), callback, help=help_text)
+
+
+class WorkbenchThemes(Provider):
+    """The palette's theme list: the bundled themes under the names ``--theme`` accepts."""
+
+    def _themes(self) -> list[tuple[str, str]]:
+        from workbench.themes import theme_choices
+
+        return [
+            (name, resolve)
+            for name, resolve in theme_choices().items()
+            if resolve in self.app.available_themes
+        ]
+
+    def _set(self, registered: str) -> None:
+        self.app.theme = registered
+
+    async def discover(self) -> Hits:
+        for name, registered in self._themes():
+            yield DiscoveryHit(name, partial(self._set, registered))
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, registered in self._themes():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), partial(self._set, registered))

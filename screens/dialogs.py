@@ -1,4 +1,4 @@
-"""Modal screens shared by every mode: help, an error panel, and the "terminal too small" notice."""
+"""Modal screens shared by every mode: help, an error panel, pickers, and the "terminal too small" notice."""
 
 from __future__ import annotations
 
@@ -13,60 +13,69 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from workbench.i18n import t
-from workbench.screens.base import localize_bindings
+from workbench.screens.base import LocalizedBindingsMixin
 
 ResultT = TypeVar("ResultT")
 
-HELP_KEYS: list[tuple[str, str]] = [
-    ("1 … 6", "ui.help.modes"),
-    ("ctrl+p", "ui.help.palette"),
-    ("?", "ui.help.help"),
-    ("q", "ui.help.quit"),
-    ("enter", "ui.help.open"),
-    ("t", "ui.help.train"),
-    ("d / f", "ui.help.demo"),
-    ("s", "ui.help.stop"),
-    ("[ / ]", "ui.help.metric"),
-    ("p / c", "ui.help.pause"),
-    ("o / x", "ui.help.overlay"),
-    ("escape", "ui.help.close"),
-]
 
-
-class LocalizedModal(ModalScreen[ResultT]):
-    """A modal whose binding descriptions are catalog keys, translated per instance."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        localize_bindings(self)
+class LocalizedModal(LocalizedBindingsMixin, ModalScreen[ResultT]):
+    """A modal whose binding descriptions are catalog keys, translated where Textual reads them."""
 
 
 class HelpScreen(LocalizedModal[None]):
-    """Keys and modes, in the interface language (CJK text aligned by cell width via Rich)."""
+    """Keys of the screen it was opened from, keys that work everywhere, and the modes.
+
+    Built from the live bindings (:func:`workbench.screens.base.help_rows`) and the mode registry, so it
+    cannot drift from what the keys do. It scrolls (arrows, PgUp/PgDn, Home/End) when the terminal is
+    short; CJK text is aligned by cell width via Rich.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q", "dismiss", "ui.key.close"),
     ]
+    DEFAULT_CSS = """
+    HelpScreen #help-box { height: auto; max-height: 100%; }
+    HelpScreen #help-scroll { height: auto; max-height: 1fr; }
+    """
+
+    def __init__(
+        self,
+        screen_keys: list[tuple[str, str]],
+        global_keys: list[tuple[str, str]],
+        modes: list[tuple[str, str, str]],
+    ) -> None:
+        super().__init__()
+        self._screen_keys = screen_keys
+        self._global_keys = global_keys
+        self._modes = modes
+
+    @staticmethod
+    def _keys_table(title: str, rows: list[tuple[str, str]]) -> Table:
+        table = Table(box=None, show_header=True, header_style="bold", title=title, title_justify="left")
+        table.add_column(t("ui.help.col.key"), no_wrap=True)
+        table.add_column(t("ui.help.col.action"))
+        for key, text in rows:
+            table.add_row(key, text)
+        return table
 
     def compose(self) -> ComposeResult:
-        table = Table(box=None, show_header=True, header_style="bold")
-        table.add_column(t("ui.help.col.key"))
-        table.add_column(t("ui.help.col.action"))
-        for key, text in HELP_KEYS:
-            table.add_row(key, t(text))
         modes = Table(box=None, show_header=True, header_style="bold")
-        modes.add_column(t("ui.help.col.key"))
-        modes.add_column(t("ui.help.col.mode"))
+        modes.add_column(t("ui.help.col.key"), no_wrap=True)
+        modes.add_column(t("ui.help.col.mode"), no_wrap=True)
         modes.add_column(t("ui.help.col.what"))
-        from workbench.screens.app import MODE_ORDER
-
-        for index, mode in enumerate(MODE_ORDER, start=1):
-            modes.add_row(str(index), t(f"mode.{mode}"), t(f"mode.{mode}.what"))
+        for number, title, what in self._modes:
+            modes.add_row(number, title, what)
         with Vertical(id="help-box", classes="modal-box"):
             yield Static(t("ui.help.title"), classes="modal-title")
-            yield Static(modes)
-            yield Static(table)
+            with VerticalScroll(id="help-scroll"):
+                if self._screen_keys:
+                    yield Static(self._keys_table(t("ui.help.this_screen"), self._screen_keys))
+                yield Static(self._keys_table(t("ui.help.everywhere"), self._global_keys))
+                yield Static(modes)
             yield Static(t("ui.help.footer"), classes="dim")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-scroll", VerticalScroll).focus()
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(result)
@@ -93,15 +102,45 @@ class ErrorScreen(LocalizedModal[None]):
         self.dismiss(result)
 
 
-class TooSmallScreen(ModalScreen[None]):
-    """Shown while the terminal is smaller than the layouts need; goes away on resize."""
+class TooSmallScreen(LocalizedModal[None]):
+    """Shown while the terminal is smaller than the layouts need; goes away on resize.
+
+    It says the current size, the minimum and how to quit, and ``q`` / ``ctrl+c`` quit from it (the
+    screens below cannot be reached while it is up).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q,ctrl+c", "app.quit", "ui.key.quit", priority=True),
+    ]
+    DEFAULT_CSS = """
+    TooSmallScreen #too-small {
+        width: 100%;
+        height: 100%;
+        content-align: center middle;
+        text-align: center;
+        text-style: bold;
+    }
+    """
 
     def __init__(self, min_width: int, min_height: int) -> None:
         super().__init__()
         self._min = (min_width, min_height)
 
+    def _message(self) -> str:
+        width, height = self.app.size
+        return t(
+            "ui.too_small",
+            width=self._min[0],
+            height=self._min[1],
+            current_width=width,
+            current_height=height,
+        )
+
     def compose(self) -> ComposeResult:
-        yield Static(t("ui.too_small", width=self._min[0], height=self._min[1]), id="too-small")
+        yield Static(self._message(), id="too-small", markup=False)
+
+    def on_resize(self) -> None:
+        self.query_one("#too-small", Static).update(self._message())
 
 
 class RunPickerScreen(LocalizedModal[str | None]):

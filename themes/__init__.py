@@ -67,6 +67,14 @@ def stylesheet_path() -> Path:
     return Path(str(resources.files("workbench.themes") / "app.tcss"))
 
 
+def theme_choices() -> dict[str, str]:
+    """``--theme`` name (the file's stem: ``dark``) -> registered theme name (``workbench-dark``).
+
+    Read from the file names only (no parsing), so the CLI can offer and check the choices cheaply.
+    """
+    return {path.stem: resolve_theme_name(path.stem) for path in theme_files()}
+
+
 def resolve_theme_name(name: str | None) -> str:
     if not name:
         return DEFAULT_THEME

@@ -9,8 +9,8 @@ from textual.widgets import DataTable, Static
 
 from workbench.events import RunFailed
 from workbench.i18n import set_language
-from workbench.screens.app import MODE_ORDER
 from workbench.screens.dialogs import ErrorScreen, HelpScreen, TooSmallScreen
+from workbench.screens.modes import ordered_modes
 from workbench.screens.monitor import MonitorScreen
 from workbench.screens.runs import RunsScreen
 
@@ -29,7 +29,7 @@ async def test_starts_on_runs_and_switches_every_mode(make_app) -> None:  # type
     async with app.run_test(size=(120, 40)) as pilot:
         assert isinstance(app.screen, RunsScreen)
         assert "ws" in app.sub_title
-        for index, mode in enumerate(MODE_ORDER, start=1):
+        for index, (mode, _spec) in enumerate(ordered_modes(), start=1):
             await pilot.press(str(index))
             await pilot.pause(0.1)
             assert app.current_mode == mode

@@ -24,7 +24,7 @@ Language = Literal["en", "zh"]
 LANGUAGES: tuple[Language, ...] = ("en", "zh")
 
 # Domain modules whose MESSAGES make up the catalog. Later features append their module here.
-_DOMAINS: tuple[str, ...] = ("core", "cli", "config", "runs", "ui", "training", "envcheck")
+_DOMAINS: tuple[str, ...] = ("core", "cli", "config", "runs", "ui", "shell", "training", "envcheck")
 
 _current: Language | None = None
 

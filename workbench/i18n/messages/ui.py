@@ -84,8 +84,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.key.yes": ("Yes", "是"),
     "ui.key.no": ("No", "否"),
     "ui.too_small": (
-        "The terminal is too small: the workbench needs at least {width}×{height}. Enlarge the window.",
-        "终端窗口太小：工作台至少需要 {width}×{height}。请放大窗口。",
+        "The terminal is {current_width}×{current_height}; the workbench needs at least {width}×{height}.\n"
+        "Enlarge the window (or make the font smaller). Press q or ctrl+c to quit.",
+        "终端当前为 {current_width}×{current_height}；工作台至少需要 {width}×{height}。\n"
+        "请放大窗口（或调小字体）。按 q 或 ctrl+c 退出。",
     ),
     "ui.help.title": ("Paddle Workbench — keys", "Paddle 工作台 —— 按键"),
     "ui.help.col.key": ("Key", "按键"),
@@ -94,23 +96,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.help.col.what": ("What it shows", "内容"),
     "ui.help.modes": ("switch mode (see the table above)", "切换模式（见上表）"),
     "ui.help.palette": ("command palette: every action by name", "命令面板：按名称查找所有操作"),
-    "ui.help.help": ("this help", "本帮助"),
-    "ui.help.quit": ("quit (running jobs are asked to stop)", "退出（会请求运行中的任务停止）"),
-    "ui.help.open": ("runs: open the selected run in the monitor", "运行列表：在监控中打开所选运行"),
-    "ui.help.train": (
-        "runs: train from a config (sample configs offered)",
-        "运行列表：按配置训练（提供示例配置）",
+    "ui.help.footer": (
+        "↑ ↓ PgUp PgDn Home End: scroll · ? / escape / q: close",
+        "↑ ↓ PgUp PgDn Home End：滚动 · ? / escape / q：关闭",
     ),
-    "ui.help.demo": ("runs: start a demo run / a demo that fails", "运行列表：启动演示运行 / 会失败的演示"),
-    "ui.help.stop": ("monitor: stop the run after its current step", "监控：在当前步结束后停止运行"),
-    "ui.help.metric": ("monitor: previous / next metric", "监控：上一个 / 下一个指标"),
-    "ui.help.pause": ("monitor: pause / resume; checkpoint now", "监控：暂停 / 继续；立即保存检查点"),
-    "ui.help.overlay": (
-        "monitor: overlay another run; x axis steps / samples",
-        "监控：叠加另一个运行；横轴切换步数 / 样本数",
-    ),
-    "ui.help.close": ("close a dialog, or go back", "关闭对话框或返回"),
-    "ui.help.footer": ("Press ? or escape to close.", "按 ? 或 escape 关闭。"),
     "ui.cmd.go": ("Go to: {mode}", "前往：{mode}"),
     "ui.cmd.demo": ("Start a demo run", "启动演示运行"),
     "ui.cmd.demo.help": (
@@ -167,24 +156,35 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.monitor.failed": ("Run failed: {error}", "运行失败：{error}"),
     "ui.monitor.stopping": ("Stopping after the current step…", "将在当前步结束后停止…"),
     "ui.placeholder.not_yet": (
-        "Not available yet in this version — it arrives with its own issue.",
-        "此版本尚未提供 —— 将随对应的需求一起发布。",
+        "This mode is not in this version yet. escape: back to Runs.",
+        "此版本尚未提供该模式。escape：返回运行列表。",
     ),
     "ui.placeholder.plan": (
-        "Will show: the model's parameters on a ProcessMesh; mark each Shard / Replicate / Partial, see the "
-        "memory and communication estimate, validate, and launch on N ranks with parity against the baseline.",
-        "将显示：ProcessMesh 上的模型参数；为每个参数标注 Shard / Replicate / Partial，查看显存与通信估算，"
-        "校验后在 N 个进程上启动，并与基线对比一致性。",
+        "Here you will see your model's parameters on a ProcessMesh, mark each one Shard / Replicate / Partial, "
+        "see the memory and communication estimate, validate the plan, and launch it on N ranks with a "
+        "parity check against the single-card baseline.\n\n"
+        "Meanwhile: launch with `python -m paddle.distributed.launch` yourself; runs that call `track.log` "
+        "show up in Runs (1) and the Monitor (4).",
+        "这里将显示模型在 ProcessMesh 上的参数：为每个参数标注 Shard / Replicate / Partial，查看显存与通信估算，"
+        "校验切分方案，并在 N 个进程上启动，与单卡基线做一致性对比。\n\n"
+        "在此之前：可自行用 `python -m paddle.distributed.launch` 启动；调用 `track.log` 的运行会出现在"
+        "“运行”（1）与“监控”（4）中。",
     ),
     "ui.placeholder.compare": (
-        "Will show: dygraph, jit.load and the Paddle Inference predictor on the same inputs — max abs/rel diff, "
-        "cosine, top-1 agreement, latency — and the train-mode / unloaded-weights pitfalls.",
-        "将显示：动态图、jit.load 与 Paddle Inference 预测器在相同输入上的结果 —— 最大绝对/相对误差、余弦相似度、"
-        "top-1 一致率、延迟 —— 以及训练模式、权重未加载等常见陷阱。",
+        "Here you will run the same inputs through dygraph, jit.load and the Paddle Inference predictor and "
+        "see max abs/rel difference, cosine, top-1 agreement and latency, with the usual pitfalls "
+        "(train mode, weights not loaded) pointed out.\n\n"
+        "Meanwhile: a finished run's export is listed in its Runs (1) detail.",
+        "这里将把相同输入分别送入动态图、jit.load 与 Paddle Inference 预测器，查看最大绝对/相对误差、余弦相似度、"
+        "top-1 一致率与延迟，并指出常见陷阱（训练模式、权重未加载）。\n\n"
+        "在此之前：已完成运行的导出路径可在“运行”（1）的详情中查看。",
     ),
     "ui.placeholder.wizard": (
-        "Will show: guided walkthroughs for the common failures (install, CUDA, data, distributed, export), "
-        "each step a probe with a verdict and a fix.",
-        "将显示：常见故障（安装、CUDA、数据、分布式、导出）的引导式排查，每一步都是带结论和修复方法的探测。",
+        "Here you will be walked through the common failures (install, CUDA, data, distributed, export): "
+        "each step runs a check, says what it found and what to do.\n\n"
+        "Meanwhile: Environment (2) checks this machine and says what to type for each problem; "
+        "`paddle-workbench check` does the same in a shell.",
+        "这里将引导你排查常见故障（安装、CUDA、数据、分布式、导出）：每一步运行一项检查，说明发现了什么、该怎么做。\n\n"
+        "在此之前：“环境”（2）会检查本机并给出每个问题的处理命令；在终端中可用 `paddle-workbench check`。",
     ),
 }
