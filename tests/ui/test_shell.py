@@ -1,0 +1,241 @@
+"""The app shell at the minimum size and in both languages: help, footer, modes registry, palette.
+
+Every mode is opened at 80×24 (the smallest supported terminal), its help is scrolled to the end and its
+footer checked to fit; a mode dropped into a temporary registry folder shows up everywhere by itself.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from textual.widgets import Footer, Static
+from textual.widgets._footer import FooterKey
+
+from workbench.i18n import set_language, t
+from workbench.screens.dialogs import HelpScreen, TooSmallScreen
+from workbench.screens.modes import MODES, ordered_modes
+
+MODE_NAMES = [name for name, _spec in ordered_modes()]
+
+
+def _footer_keys(app) -> list[FooterKey]:  # type: ignore[no-untyped-def]
+    return list(app.screen.query_one(Footer).query(FooterKey))
+
+
+@pytest.mark.parametrize("mode", MODE_NAMES)
+async def test_every_mode_at_80x24_help_scrolls_to_its_last_key_and_the_footer_fits(make_app, mode) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(str(MODE_NAMES.index(mode) + 1))
+        await pilot.pause(0.2)
+        assert app.current_mode == mode
+        assert not isinstance(app.screen, TooSmallScreen)
+        # The footer: every key shown lies fully inside the width, help and quit are among them.
+        keys = _footer_keys(app)
+        shown = {key.key for key in keys}
+        assert {"question_mark", "q"} <= shown, shown
+        for key in keys:
+            assert key.region.right <= 80, (key.key, key.region)
+        palette = [key for key in keys if "-command-palette" in key.classes]
+        plain = [key for key in keys if key not in palette]
+        if palette:
+            assert all(key.region.right <= palette[0].region.x for key in plain)
+        # Help: opens, scrolls with the keyboard, reaches its end (the modes table's last row).
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, HelpScreen)
+        scroll = app.screen.query_one("#help-scroll")
+        assert scroll.region.bottom <= 24
+        assert scroll.max_scroll_y > 0  # 24 rows do not hold it all: it must scroll
+        await pilot.press("pagedown")
+        await pilot.pause(0.1)
+        assert scroll.scroll_y > 0
+        await pilot.press("end")
+        await pilot.pause(0.2)
+        assert scroll.scroll_y == scroll.max_scroll_y
+        await pilot.press("home")
+        await pilot.pause(0.2)
+        assert scroll.scroll_y == 0
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.current_mode == mode and not isinstance(app.screen, HelpScreen)
+
+
+async def test_help_is_built_from_the_bindings_of_the_screen_it_was_opened_on(make_app) -> None:  # type: ignore[no-untyped-def]
+    from workbench.screens.base import help_rows
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        runs_keys, global_keys = help_rows(app.screen)
+        assert ("r", t("ui.key.refresh")) in runs_keys  # the Runs `r` key help used to leave out
+        assert any(text == t("ui.key.quit") for _key, text in global_keys)
+        await pilot.press("2")
+        await pilot.pause(0.2)
+        env_keys, _ = help_rows(app.screen)
+        env_descriptions = {text for _key, text in env_keys}
+        for key in (
+            "envscreen.key.rerun",
+            "envscreen.key.rerun_all",
+            "envscreen.key.export",
+            "envscreen.key.copy",
+        ):
+            assert t(key) in env_descriptions, key
+        assert any(display == "shift+r" for display, _text in env_keys)
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, HelpScreen)
+        assert app.screen._screen_keys == env_keys
+
+
+async def test_escape_on_a_placeholder_mode_goes_back_to_runs(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for name in ("plan", "compare", "wizard"):
+            await pilot.press(str(MODE_NAMES.index(name) + 1))
+            await pilot.pause(0.1)
+            assert app.current_mode == name
+            await pilot.press("escape")
+            await pilot.pause(0.1)
+            assert app.current_mode == "runs"
+
+
+def test_placeholder_text_speaks_to_users_in_both_languages() -> None:
+    for lang in ("en", "zh"):
+        for name in ("plan", "compare", "wizard"):
+            text = t(f"ui.placeholder.{name}", lang=lang) + t("ui.placeholder.not_yet", lang=lang)
+            assert "issue" not in text.lower() and "planned" not in text.lower()
+            assert "需求" not in text
+        assert "escape" in t("ui.placeholder.not_yet", lang=lang)
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+c"])
+async def test_too_small_notice_states_sizes_and_quits_with_q_and_ctrl_c(make_app, key) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(70, 20)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        text = str(app.screen.query_one("#too-small", Static).render())
+        assert "70×20" in text and "80×24" in text and "q" in text and "ctrl+c" in text
+        await pilot.resize_terminal(75, 22)
+        await pilot.pause(0.2)
+        assert "75×22" in str(app.screen.query_one("#too-small", Static).render())
+        await pilot.press(key)
+        await pilot.pause(0.2)
+    assert app.return_code == 0
+
+
+async def test_palette_screenshot_lands_in_the_workspace_and_says_where(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        commands = list(app.get_system_commands(app.screen))
+        screenshot = next(c for c in commands if c.title == t("ui.sys.screenshot"))
+        screenshot.callback()
+        await pilot.pause(0.4)
+        shots = list((app.workspace / "screenshots").glob("*.svg"))
+        assert len(shots) == 1 and shots[0].read_text(encoding="utf-8").startswith("<svg")
+        assert any(str(shots[0]) in str(n.message) for n in app._notifications)
+
+
+async def test_chinese_palette_system_entries_footer_hint_and_ctrl_c_toast(make_app) -> None:  # type: ignore[no-untyped-def]
+    set_language("zh")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert titles[:3] == ["主题", "退出", "按键"] and "截图" in titles
+        palette = [key for key in _footer_keys(app) if "-command-palette" in key.classes]
+        assert palette and palette[0].description == "命令面板"
+        await pilot.press("ctrl+c")
+        await pilot.pause(0.2)
+        messages = [str(n.message) + str(n.title) for n in app._notifications]
+        assert any("按 q 退出" in m for m in messages), messages
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        assert "搜索命令" in str(app.screen.query_one("Input").placeholder)
+
+
+async def test_palette_theme_list_shows_our_themes_under_the_cli_names(make_app) -> None:  # type: ignore[no-untyped-def]
+    from workbench.screens.commands import WorkbenchThemes
+    from workbench.themes import theme_choices
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.search_themes()
+        await pilot.pause(0.2)
+        provider = WorkbenchThemes(app.screen)
+        names = [hit.display async for hit in provider.discover()]
+        assert sorted(map(str, names)) == sorted(theme_choices()) == ["dark", "high-contrast", "light"]
+
+
+EXAMPLE_MODE = '''
+"""An example mode: one file, registering itself."""
+
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.widgets import Footer, Static
+
+from workbench.screens.base import WorkbenchScreen
+from workbench.screens.modes import MODES, ModeSpec
+
+
+class ExampleScreen(WorkbenchScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("z", "noop", "ui.key.refresh")]
+
+    def compose(self):
+        yield Static("example body", id="example-body")
+        yield Footer()
+
+
+MODES.register(
+    "example",
+    ModeSpec(order=70, factory=f"{__name__}:ExampleScreen", title="mode.example", help="mode.example.what"),
+)
+'''
+
+
+@pytest.fixture
+def example_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """A temporary registry folder holding one new mode module, added to the modes package's path."""
+    import workbench.screens.modes as modes_pkg
+
+    folder = tmp_path / "extra_modes"
+    folder.mkdir()
+    (folder / "example_mode.py").write_text(EXAMPLE_MODE, encoding="utf-8")
+    monkeypatch.setattr(modes_pkg, "__path__", [*modes_pkg.__path__, str(folder)])
+    MODES.reload()
+    yield "example"
+    MODES.unregister("example")
+    sys.modules.pop("workbench.screens.modes.example_mode", None)
+    monkeypatch.undo()
+    MODES.reload()
+
+
+async def test_a_mode_dropped_into_the_registry_folder_is_listed_reachable_and_in_help(
+    make_app, example_mode
+) -> None:  # type: ignore[no-untyped-def]
+    from workbench.screens.commands import _actions
+
+    assert MODES.names()[-1] == example_mode and not MODES.silent_modules()
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        number = [name for name, _ in app.modes].index(example_mode) + 1
+        assert number == 7
+        await pilot.press(str(number))
+        await pilot.pause(0.2)
+        assert app.current_mode == example_mode
+        assert str(app.screen.query_one("#example-body", Static).render()) == "example body"
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, HelpScreen)
+        assert ("7", "mode.example", "mode.example.what") in app.screen._modes
+        assert ("z", t("ui.key.refresh")) in app.screen._screen_keys
+        assert any("mode.example" in name for name, _help, _cb in _actions(app))
+
+
+def test_every_module_of_the_modes_folder_registers_a_mode() -> None:
+    assert MODES.silent_modules() == []
+    assert MODE_NAMES[:2] == ["runs", "env"]
+    for _name, spec in ordered_modes():
+        assert ":" in spec.factory and spec.title in __import__("workbench.i18n").i18n.catalog()
