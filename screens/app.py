@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -18,6 +18,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.events import Resize
+from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
@@ -30,6 +31,7 @@ from workbench.screens.commands import WorkbenchCommands, WorkbenchThemes
 from workbench.screens.dialogs import ConfirmScreen, ErrorScreen, HelpScreen, TooSmallScreen
 from workbench.screens.modes import ordered_modes
 from workbench.themes import load_theme_specs, resolve_theme_name, stylesheet_path
+from workbench.themes.depth import ReducedColors
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 MAX_ATTACHED = 4  # past / external runs kept in memory for quick reopening
@@ -58,6 +60,7 @@ class WorkbenchApp(App[int]):
         preload_paddle: bool = True,
         seed_demo: bool = False,
         driver_class: Any = None,
+        preview_colors: str | None = None,
     ) -> None:
         # NO_COLOR: Textual's own handling turns colours into greys unless the theme is "ANSI"; asking
         # for ANSI colours makes it strip them instead, so the terminal's own colours show.
@@ -78,6 +81,7 @@ class WorkbenchApp(App[int]):
         self.theme_problems: list[str] = []
         self._requested_theme = theme_name
         self._too_small_shown = False
+        self._preview_depth = ReducedColors(preview_colors) if preview_colors else None
 
     # -- set-up ----------------------------------------------------------------------------------
 
@@ -103,6 +107,18 @@ class WorkbenchApp(App[int]):
             self.paddle_state = "loading"
             self.update_subtitle()
             self._load_paddle()
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """Our semantic variables (``panel-border``…) before a workbench theme is applied, so the
+        stylesheet parses whatever theme is current; each workbench theme sets its own."""
+        return {"panel-border": "#6b7385"}
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, plus a colour-depth preview when one was asked for (snapshots, docs)."""
+        filters = list(super().get_line_filters())
+        if self._preview_depth is not None:
+            filters.append(self._preview_depth)
+        return filters
 
     def theme_variable(self, name: str, fallback: str = "white") -> str:
         """A semantic colour of the current theme (``loss-train``, ``rank-0``…)."""
