@@ -239,3 +239,33 @@ def test_every_module_of_the_modes_folder_registers_a_mode() -> None:
     assert MODE_NAMES[:2] == ["runs", "env"]
     for _name, spec in ordered_modes():
         assert ":" in spec.factory and spec.title in __import__("workbench.i18n").i18n.catalog()
+
+
+async def test_no_color_strips_colours_instead_of_greying_them(
+    make_app, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from textual.filter import Monochrome, NoColor
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        filters = app.get_line_filters()
+        assert any(isinstance(f, NoColor) for f in filters)
+        assert not any(isinstance(f, Monochrome) for f in filters)
+        assert app.theme_variable("loss-train") == "default"
+
+
+def test_unknown_theme_is_refused_with_the_choices(tmp_path: Path) -> None:
+    import subprocess
+
+    result = subprocess.run(
+        [sys.executable, "-m", "workbench", "--workspace", str(tmp_path / "ws"), "--theme", "foo"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**__import__("os").environ, "PADDLE_WORKBENCH_LANG": "en"},
+    )
+    assert result.returncode == 2
+    assert "foo" in result.stderr and "dark, high-contrast, light" in result.stderr
+    assert "Traceback" not in result.stderr

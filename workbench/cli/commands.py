@@ -27,12 +27,26 @@ def _state(ctx: click.Context) -> CliState:
     return state
 
 
+def _check_theme(theme: str | None) -> None:
+    """``--theme`` must name a bundled theme (exit 2 with the choices, like ``--lang``)."""
+    if theme is None:
+        return
+    from workbench.themes import theme_choices  # the one place the CLI reads the UI's theme list
+
+    choices = theme_choices()
+    if theme not in choices and theme not in choices.values():
+        raise click.BadParameter(
+            t("cli.theme.unknown", name=theme, choices=", ".join(choices)), param_hint="'--theme'"
+        )
+
+
 def tui_command() -> click.Command:
     @click.command("tui", help=t("cli.tui.help"))
     @click.option("--demo", is_flag=True, help=t("cli.tui.demo"))
     @click.pass_context
     def tui(ctx: click.Context, demo: bool) -> None:
         state = _state(ctx)
+        _check_theme(state.theme)
         if is_headless(state.plain):
             # Line mode: never start Textual on a pipe or a dumb terminal.
             console = human_console()
