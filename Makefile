@@ -31,12 +31,14 @@ setup-test: $(VENV)/.installed-test
 run: setup
 	$(BIN)/paddle-workbench --workspace $(DEMO_WORKSPACE) tui --demo
 
+# lint-imports and mypy read the package as it installs (screens/, themes/ under workbench/): see tools/staged.py.
 lint: setup-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python tools/staged.py -- $(abspath $(BIN))/lint-imports pyproject.toml
 
 typecheck: setup-test
-	$(BIN)/mypy
+	$(BIN)/python tools/staged.py -- $(abspath $(BIN))/mypy --config-file pyproject.toml
 
 test: setup-test lint typecheck
 	$(BIN)/python -m pytest -q -p no:cacheprovider

@@ -11,7 +11,7 @@ import os
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from textual import on, work
 from textual.app import App, SystemCommand
@@ -193,10 +193,10 @@ class WorkbenchApp(App[int]):
         if job is not None:
             self._show_in_monitor(job)
         else:
-            self._attach(run_dir)  # reading a long run's history takes a while: never on the UI thread
+            self._attach_run(run_dir)  # reading a long run's history takes a while: never on the UI thread
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="attach")
-    def _attach(self, run_dir: Path) -> None:
+    def _attach_run(self, run_dir: Path) -> None:
         job = attach(run_dir)
         self.call_from_thread(self._attached_ready, job)
 
@@ -303,7 +303,7 @@ class WorkbenchApp(App[int]):
         self.notify(t("ui.quit.how"), title=t("ui.quit.how_title"))
 
     def action_command_palette(self) -> None:
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        if self.use_command_palette and not CommandPalette.is_open(cast(App[object], self)):
             self.push_screen(CommandPalette(id="--command-palette", placeholder=t("ui.palette.placeholder")))
 
     def search_themes(self) -> None:
@@ -340,7 +340,7 @@ class WorkbenchApp(App[int]):
         self.notify(t("ui.screenshot.saved", path=str(path)))
         return path
 
-    def action_quit(self) -> Any:  # type: ignore[override]
+    def action_quit(self) -> Any:
         running = [job for job in self.live_jobs.values() if not job.done]
         if not running:
             self.exit(0)

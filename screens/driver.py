@@ -2,7 +2,7 @@
 
 Textual's ``LinuxDriver`` writes to ``sys.__stderr__`` and sizes the screen from fd 1. While a run is
 up, both fds point at our capture pipe (``workbench.capture.FdCapture``), so the driver must write to
-and measure the saved terminal instead (PADDLE_FACTS.md, "Paddle inside a Textual process").
+and measure the saved terminal instead (docs/paddle-notes.md, "Paddle inside a Textual process").
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from textual.drivers.linux_driver import LinuxDriver
 def terminal_stream(fd: int) -> io.TextIOWrapper:
     """A text stream on ``fd`` that does not close it (the capture owns it)."""
     raw = io.FileIO(fd, "w", closefd=False)
-    return io.TextIOWrapper(raw, encoding="utf-8", errors="replace", write_through=True)  # type: ignore[arg-type]
+    return io.TextIOWrapper(raw, encoding="utf-8", errors="replace", write_through=True)
 
 
 class CapturedTerminalDriver(LinuxDriver):
