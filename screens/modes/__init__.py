@@ -1,6 +1,7 @@
 """The modes of the workbench (its top-level screens), one self-registering module per mode.
 
-Each module of this folder registers one :class:`ModeSpec` in :data:`MODES` when it is imported; the
+Each module of this folder registers one :class:`ModeSpec` in :data:`MODES` when it is imported, with an
+``order`` (smaller first; the n-th mode is reached with the number key n); the
 app, its number keys (1…9), the help screen and the command palette are all built from the registry, so
 adding a screen is one new file here plus its catalog strings::
 
@@ -9,8 +10,9 @@ adding a screen is one new file here plus its catalog strings::
 
     MODES.register(
         "compare",
-        ModeSpec(order=50, factory="workbench.screens.compare:CompareScreen",
-                 title="mode.compare", help="mode.compare.what"),
+        ModeSpec(factory="workbench.screens.compare:CompareScreen", title="mode.compare",
+                 help="mode.compare.what"),
+        order=50,
     )
 
 The screen class itself is named by ``"module:Class"`` and imported only when its mode is first shown,
@@ -32,8 +34,6 @@ from workbench.registry import Registry
 class ModeSpec:
     """One mode: where it sits, what it is called, how to build its screen, what help says about it."""
 
-    order: int
-    """Position among the modes (ascending); the n-th mode is reached with the number key n."""
     factory: str
     """``"package.module:ScreenClass"``, imported lazily the first time the mode is shown."""
     title: str
@@ -59,4 +59,4 @@ MODES: Registry[ModeSpec] = Registry("screen", __name__)
 
 def ordered_modes() -> list[tuple[str, ModeSpec]]:
     """``(name, spec)`` for every registered mode, in key order (the first is reached with ``1``)."""
-    return sorted(MODES.items(), key=lambda item: (item[1].order, item[0]))
+    return MODES.items()

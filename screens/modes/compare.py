@@ -1,13 +1,11 @@
-"""Mode ``compare``: CompareScreen (see workbench.screens.modes for the pattern)."""
+"""Mode ``compare`` (inference parity (not yet)): one registration, the screen is imported when first shown."""
 
 from workbench.screens.modes import MODES, ModeSpec
 
 MODES.register(
     "compare",
     ModeSpec(
-        order=50,
-        factory="workbench.screens.placeholders:CompareScreen",
-        title="mode.compare",
-        help="mode.compare.what",
+        factory="workbench.screens.placeholders:CompareScreen", title="mode.compare", help="mode.compare.what"
     ),
+    order=50,
 )

@@ -1,8 +1,9 @@
-"""Mode ``env``: EnvScreen (see workbench.screens.modes for the pattern)."""
+"""Mode ``env`` (environment checks): one registration, the screen is imported when first shown."""
 
 from workbench.screens.modes import MODES, ModeSpec
 
 MODES.register(
     "env",
-    ModeSpec(order=20, factory="workbench.screens.env:EnvScreen", title="mode.env", help="mode.env.what"),
+    ModeSpec(factory="workbench.screens.env:EnvScreen", title="mode.env", help="mode.env.what"),
+    order=20,
 )

@@ -1,13 +1,11 @@
-"""Mode ``monitor``: MonitorScreen (see workbench.screens.modes for the pattern)."""
+"""Mode ``monitor`` (live curves of a run): one registration, the screen is imported when first shown."""
 
 from workbench.screens.modes import MODES, ModeSpec
 
 MODES.register(
     "monitor",
     ModeSpec(
-        order=40,
-        factory="workbench.screens.monitor:MonitorScreen",
-        title="mode.monitor",
-        help="mode.monitor.what",
+        factory="workbench.screens.monitor:MonitorScreen", title="mode.monitor", help="mode.monitor.what"
     ),
+    order=40,
 )

@@ -1,13 +1,9 @@
-"""Mode ``plan``: PlanScreen (see workbench.screens.modes for the pattern)."""
+"""Mode ``plan`` (sharding plan (not yet)): one registration, the screen is imported when first shown."""
 
 from workbench.screens.modes import MODES, ModeSpec
 
 MODES.register(
     "plan",
-    ModeSpec(
-        order=30,
-        factory="workbench.screens.placeholders:PlanScreen",
-        title="mode.plan",
-        help="mode.plan.what",
-    ),
+    ModeSpec(factory="workbench.screens.placeholders:PlanScreen", title="mode.plan", help="mode.plan.what"),
+    order=30,
 )

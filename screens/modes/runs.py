@@ -1,8 +1,9 @@
-"""Mode ``runs``: RunsScreen (see workbench.screens.modes for the pattern)."""
+"""Mode ``runs`` (past and live runs): one registration, the screen is imported when first shown."""
 
 from workbench.screens.modes import MODES, ModeSpec
 
 MODES.register(
     "runs",
-    ModeSpec(order=10, factory="workbench.screens.runs:RunsScreen", title="mode.runs", help="mode.runs.what"),
+    ModeSpec(factory="workbench.screens.runs:RunsScreen", title="mode.runs", help="mode.runs.what"),
+    order=10,
 )

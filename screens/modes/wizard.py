@@ -1,13 +1,11 @@
-"""Mode ``wizard``: WizardScreen (see workbench.screens.modes for the pattern)."""
+"""Mode ``wizard`` (troubleshooting (not yet)): one registration, the screen is imported when first shown."""
 
 from workbench.screens.modes import MODES, ModeSpec
 
 MODES.register(
     "wizard",
     ModeSpec(
-        order=60,
-        factory="workbench.screens.placeholders:WizardScreen",
-        title="mode.wizard",
-        help="mode.wizard.what",
+        factory="workbench.screens.placeholders:WizardScreen", title="mode.wizard", help="mode.wizard.what"
     ),
+    order=60,
 )

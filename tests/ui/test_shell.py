@@ -190,26 +190,21 @@ class ExampleScreen(WorkbenchScreen):
 
 MODES.register(
     "example",
-    ModeSpec(order=70, factory=f"{__name__}:ExampleScreen", title="mode.example", help="mode.example.what"),
+    ModeSpec(factory=f"{__name__}:ExampleScreen", title="mode.example", help="mode.example.what"),
+    order=70,
 )
 '''
 
 
 @pytest.fixture
-def example_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    """A temporary registry folder holding one new mode module, added to the modes package's path."""
-    import workbench.screens.modes as modes_pkg
-
+def example_mode(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A temporary registry folder holding one new mode module (gone again after the test)."""
     folder = tmp_path / "extra_modes"
     folder.mkdir()
     (folder / "example_mode.py").write_text(EXAMPLE_MODE, encoding="utf-8")
-    monkeypatch.setattr(modes_pkg, "__path__", [*modes_pkg.__path__, str(folder)])
-    MODES.reload()
-    yield "example"
-    MODES.unregister("example")
-    sys.modules.pop("workbench.screens.modes.example_mode", None)
-    monkeypatch.undo()
-    MODES.reload()
+    with MODES.extra_folder(folder) as added:
+        assert added == ["example"]
+        yield "example"
 
 
 async def test_a_mode_dropped_into_the_registry_folder_is_listed_reachable_and_in_help(
