@@ -31,6 +31,7 @@ from typing import Any, TextIO
 
 import psutil
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from workbench.events import (
     Event,
@@ -43,6 +44,7 @@ from workbench.events import (
     json_safe_float,
     parse_float,
 )
+from workbench.i18n import t
 
 DEFAULT_WORKSPACE = Path(".paddle-workbench")
 WORKSPACE_ENV = "PADDLE_WORKBENCH_WORKSPACE"
@@ -310,6 +312,8 @@ class RunSummary:
     last_step: int | None
     kind: str = "in_process"
     error: str = ""
+    damaged: str = ""
+    """Why this run folder is incomplete or partly unreadable (empty when it is whole)."""
 
     @property
     def is_live(self) -> bool:
@@ -401,27 +405,30 @@ class RunStore:
     # -- listing and reading --------------------------------------------------------------------
 
     def run_dirs(self) -> list[Path]:
+        """Every run folder, newest first; one that lost its ``run.yaml`` is still a run (damaged)."""
         if not self.runs_dir.is_dir():
             return []
         return sorted(
-            (p for p in self.runs_dir.iterdir() if p.is_dir() and (p / "run.yaml").exists()),
-            key=lambda p: p.name,
-            reverse=True,
+            (p for p in self.runs_dir.iterdir() if is_run_dir(p)), key=lambda p: p.name, reverse=True
         )
 
-    def resolve(self, ref: str) -> Path | None:
-        """A run by path, id, unique id prefix, or ``latest``."""
+    def candidates(self, ref: str) -> list[Path]:
+        """Runs ``ref`` may mean: a run folder, ``latest``, an exact id, or every id it is a prefix of."""
+        if not ref:
+            return []
         candidate = Path(ref)
-        if (candidate / "run.yaml").exists():
-            return candidate
+        if is_run_dir(candidate):
+            return [candidate]
         dirs = self.run_dirs()
         if ref == "latest":
-            return dirs[0] if dirs else None
+            return dirs[:1]
         exact = [d for d in dirs if d.name == ref]
-        if exact:
-            return exact[0]
-        prefixed = [d for d in dirs if d.name.startswith(ref)]
-        return prefixed[0] if len(prefixed) == 1 else None
+        return exact or [d for d in dirs if d.name.startswith(ref)]
+
+    def resolve(self, ref: str) -> Path | None:
+        """A run by path, id, unique id prefix, or ``latest`` (``None`` when none or several match)."""
+        found = self.candidates(ref)
+        return found[0] if len(found) == 1 else None
 
     def list(self) -> list[RunSummary]:
         return [summarize(d) for d in self.run_dirs()]
@@ -433,40 +440,123 @@ class RunStore:
         return read_run(run_dir)
 
 
-def _read_state(run_dir: Path) -> dict[str, Any]:
+RUN_MARKERS = ("run.yaml", "state.json", "events.jsonl", "checkpoints")
+MAX_STATE_BYTES = 1024 * 1024
+"""``state.json`` is a few hundred bytes; a bigger one is not ours (read as damaged, not parsed)."""
+MAX_RUN_YAML_BYTES = 16 * 1024 * 1024
+"""``run.yaml`` holds a config (bounded at 2 MB when loaded) and a fingerprint; bigger is not read."""
+_LAST_TIMESTAMP = 253402300799.0  # 9999-12-31: what time.localtime can still format
+
+
+def is_run_dir(path: Path) -> bool:
+    """A folder with any of a run's files: ``run.yaml`` may be lost while checkpoints survive."""
+    return path.is_dir() and any((path / marker).exists() for marker in RUN_MARKERS)
+
+
+class RunState(BaseModel):
+    """``state.json`` as readers trust it: each field checked on its own, a bad one dropped (see
+    :func:`read_state`), unknown fields kept for forward compatibility."""
+
+    model_config = ConfigDict(extra="allow", allow_inf_nan=False)
+
+    status: str | None = Field(default=None, pattern=r"^(running|finished|failed|cancelled|interrupted)$")
+    name: str | None = None
+    kind: str | None = None
+    started: float | None = Field(default=None, ge=0, le=_LAST_TIMESTAMP)
+    ended: float | None = Field(default=None, ge=0, le=_LAST_TIMESTAMP)
+    updated: float | None = Field(default=None, ge=0, le=_LAST_TIMESTAMP)
+    last_step: int | None = Field(default=None, ge=-1)
+    pid: int | None = Field(default=None, ge=0)
+    pid_started: float | None = Field(default=None, ge=0, le=_LAST_TIMESTAMP)
+    error: str | None = None
+
+
+def read_state(run_dir: Path) -> tuple[RunState, list[str]]:
+    """``state.json`` validated leniently: the fields that check out, and a reason per field that did not.
+
+    One bad field (``"started": "yesterday"``, ``1e308``) must not hide the rest of the run, and one bad
+    folder must never break a listing: nothing here raises.
+    """
+    path = run_dir / "state.json"
     try:
-        data = json.loads((run_dir / "state.json").read_text(encoding="utf-8"))
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}
+        if path.stat().st_size > MAX_STATE_BYTES:
+            return RunState(), [t("runs.damage.state_too_big", limit=f"{MAX_STATE_BYTES // 1024} KB")]
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return RunState(), [t("runs.damage.state_missing")]
+    except (OSError, ValueError) as exc:
+        return RunState(), [t("runs.damage.state_unreadable", error=type(exc).__name__)]
+    if not isinstance(data, dict):
+        return RunState(), [t("runs.damage.state_unreadable", error="not a JSON object")]
+    problems: list[str] = []
+    for _ in range(len(RunState.model_fields) + 1):
+        try:
+            return RunState.model_validate(data), problems
+        except ValidationError as exc:
+            bad = {str(err["loc"][0]) for err in exc.errors(include_url=False) if err["loc"]}
+            if not bad:
+                break
+            for err in exc.errors(include_url=False):
+                if err["loc"] and str(err["loc"][0]) in data:
+                    field_name = str(err["loc"][0])
+                    got = repr(data[field_name])[:40]
+                    problems.append(
+                        t("runs.damage.state_field", field=field_name, problem=err["msg"], got=got)
+                    )
+            data = {k: v for k, v in data.items() if k not in bad}
+    return RunState(), [*problems, t("runs.damage.state_unreadable", error="ValidationError")]
 
 
 def summarize(run_dir: Path) -> RunSummary:
-    """Summary from ``state.json`` (cheap); a run whose writer died is reported ``interrupted``."""
-    state = _read_state(run_dir)
-    status = str(state.get("status", STATUS_INTERRUPTED))
-    if status == STATUS_RUNNING and not _writer_alive(state):
+    """Summary from ``state.json`` (cheap); a run whose writer died is reported ``interrupted``.
+
+    Never raises: a folder with a lost ``run.yaml`` or bad ``state.json`` fields is listed with
+    ``damaged`` saying why.
+    """
+    state, problems = read_state(run_dir)
+    if not (run_dir / "run.yaml").exists():
+        problems.insert(0, t("runs.damage.no_run_yaml"))
+    status = state.status or STATUS_INTERRUPTED
+    if status == STATUS_RUNNING and not _writer_alive(state.model_dump()):
         status = STATUS_INTERRUPTED
-    last_step = state.get("last_step")
+    last_step = state.last_step
     return RunSummary(
         run_id=run_dir.name,
         run_dir=run_dir,
-        name=str(state.get("name", run_dir.name)),
+        name=state.name or run_dir.name,
         status=status,
-        started=state.get("started"),
-        last_step=int(last_step) if isinstance(last_step, int) and last_step >= 0 else None,
-        kind=str(state.get("kind", "in_process")),
-        error=str(state.get("error", "")),
+        started=state.started,
+        last_step=last_step if last_step is not None and last_step >= 0 else None,
+        kind=state.kind or "in_process",
+        error=state.error or "",
+        damaged="; ".join(problems),
     )
+
+
+def read_run_doc(run_dir: Path) -> dict[str, Any]:
+    """``run.yaml`` as a mapping (empty when missing, unreadable or over :data:`MAX_RUN_YAML_BYTES`)."""
+    path = run_dir / "run.yaml"
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_RUN_YAML_BYTES:
+            return {}
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, yaml.YAMLError, RecursionError):
+        return {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def run_name(run_dir: Path) -> str | None:
+    """The run's name, from ``state.json`` (cheap); ``run.yaml`` is read only when the state lacks it."""
+    name = read_state(run_dir)[0].name
+    if name is None:
+        found = read_run_doc(run_dir).get("name")
+        name = found if isinstance(found, str) else None
+    return name
 
 
 def read_run_config(run_dir: Path) -> dict[str, Any]:
     """The ``config`` section of ``run.yaml`` (empty when unreadable)."""
-    try:
-        doc = yaml.safe_load((run_dir / "run.yaml").read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError):
-        return {}
-    config = doc.get("config", {}) if isinstance(doc, dict) else {}
+    config = read_run_doc(run_dir).get("config", {})
     return config if isinstance(config, dict) else {}
 
 

@@ -108,14 +108,14 @@ def test_validate_file_detects_the_kind(tmp_path: Path) -> None:
     ("text", "expected"),
     [
         ("a\x00b: 1", "YAML syntax error"),
-        ("task: &a [*a]\n", "'task'"),
+        ("task: &a [*a]\n", "refers to the value that contains it"),
         (
             "a: &a [x, x, x, x, x, x, x, x, x]\n"
             + "".join(
                 f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefg", "bcdefgh", strict=True)
             )
             + "task: [*h, *h, *h, *h, *h, *h, *h, *h, *h]\n",
-            "'task'",
+            "aliases expand to",
         ),
     ],
 )

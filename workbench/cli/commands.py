@@ -119,14 +119,18 @@ def _print_run_table(console: object, store: RunStore) -> list[RunSummary]:
     for key in ("runs.col.status", "runs.col.started", "runs.col.step", "runs.col.kind"):
         table.add_column(t(key), no_wrap=key != "runs.col.kind")
     for run in runs:
+        status = t(f"status.{run.status}")
         table.add_row(
             run.run_id,
-            t(f"status.{run.status}"),
+            f"{status} ⚠ {t('runs.damaged')}" if run.damaged else status,
             _fmt_time(run.started),
             str(run.last_step) if run.last_step is not None else t("common.none"),
             t(f"runs.kind.{run.kind}") if run.kind in ("in_process", "launched") else run.kind,
         )
     console.print(table)
+    for run in runs:
+        if run.damaged:
+            console.print(t("runs.damaged.line", run=run.run_id, reason=run.damaged), markup=False)
     return runs
 
 
@@ -147,6 +151,7 @@ def runs_command(ctx: click.Context, json_mode: bool) -> None:
                         "started": r.started,
                         "last_step": r.last_step,
                         "kind": r.kind,
+                        "damaged": r.damaged or None,
                     }
                     for r in store.list()
                 ],

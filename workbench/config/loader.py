@@ -34,12 +34,84 @@ class PositionMap:
     overridden: dict[Loc, str] = field(default_factory=dict)
 
 
+MAX_FILE_BYTES = 2 * 1024 * 1024
+"""A workbench file is a few kilobytes; the size is checked before the file is parsed."""
 MAX_NODES = 100_000
-"""A workbench file has a few hundred nodes; more means an alias bomb, not a config."""
+"""Values in the document once every alias is expanded (a config has a few hundred)."""
+MAX_TEXT = 4 * 1024 * 1024
+"""Characters of scalar text once every alias is expanded (what ``run.yaml`` would have to hold)."""
+MAX_DEPTH = 64
+"""Nesting levels (a config has four or five; Paddle, pydantic and ``run.yaml`` all stop far deeper)."""
 
 
 class _TooLarge(Exception):
     pass
+
+
+@dataclass
+class _Size:
+    """What a node stands for after alias expansion: values, scalar characters, levels below it."""
+
+    nodes: int
+    text: int
+    height: int
+
+
+def _problem(file: str, node: yaml.Node | None, key: str, hint_key: str, **fields: Any) -> ConfigError:
+    line, col = (node.start_mark.line + 1, node.start_mark.column + 1) if node is not None else (0, 0)
+    return ConfigError([ConfigIssue(file, line, col, t(key, **fields), t(hint_key, **fields))])
+
+
+def check_expansion(root: yaml.Node, file: str, *, depth_offset: int = 0) -> None:
+    """Refuse a document that is too big or too deep *after alias expansion*, before it is constructed.
+
+    An alias is the same node object reached twice, so each node's expanded size is computed once
+    (memoized by identity): a billion-laughs document costs as many steps as it has distinct nodes.
+    Raises :class:`ConfigError` naming the limit that was hit (and where, for depth).
+    """
+    sizes: dict[int, _Size] = {}
+    active: set[int] = set()
+    distinct = 0
+
+    def measure(node: yaml.Node, depth: int) -> _Size:
+        nonlocal distinct
+        if depth + depth_offset > MAX_DEPTH:
+            raise _problem(file, node, "config.too_deep", "config.too_deep.hint", limit=MAX_DEPTH)
+        key = id(node)
+        if key in active:
+            raise _problem(file, node, "config.alias_recursive", "config.too_large.hint")
+        known = sizes.get(key)
+        if known is not None and known.height + depth + depth_offset <= MAX_DEPTH:
+            return known
+        distinct += known is None
+        active.add(key)
+        if isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        else:
+            children = []
+        size = _Size(1, len(node.value) if isinstance(node, yaml.ScalarNode) else 0, 0)
+        for child in children:
+            sub = measure(child, depth + 1)
+            size.nodes += sub.nodes
+            size.text += sub.text
+            size.height = max(size.height, sub.height + 1)
+        active.discard(key)
+        sizes[key] = size
+        return size
+
+    total = measure(root, 0)
+    if distinct > MAX_NODES:
+        raise _problem(file, None, "config.too_many_values", "config.too_many_values.hint", limit=MAX_NODES)
+    if total.nodes > MAX_NODES:
+        raise _problem(
+            file, None, "config.alias_nodes", "config.too_large.hint", count=total.nodes, limit=MAX_NODES
+        )
+    if total.text > MAX_TEXT:
+        raise _problem(
+            file, None, "config.alias_text", "config.too_large.hint", count=total.text, limit=MAX_TEXT
+        )
 
 
 def _walk(
@@ -82,17 +154,39 @@ def _walk(
             _walk(item, (*loc, index), positions, issues, file, walked)
 
 
-def load_yaml(path: str | Path) -> tuple[Any, PositionMap]:
-    """Read and parse ``path`` safely; raise :class:`ConfigError` for unreadable files or bad syntax."""
-    file = str(path)
+def _read_bounded(path: str | Path, file: str) -> str:
+    """The file's text; refused before parsing when it is over :data:`MAX_FILE_BYTES`."""
+    too_big = ConfigError(
+        [
+            ConfigIssue(
+                file,
+                0,
+                0,
+                t("config.file_too_big", limit=f"{MAX_FILE_BYTES // (1024 * 1024)} MB"),
+                t("config.file_too_big.hint"),
+            )
+        ]
+    )
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if Path(path).stat().st_size > MAX_FILE_BYTES:
+            raise too_big
+        with open(path, "rb") as fh:  # st_size can be 0 for pipes and /proc files: read one byte over
+            raw = fh.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise too_big
+        return raw.decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(
             [ConfigIssue(file, 0, 0, t("config.not_found"), t("config.not_found.hint"))]
         ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError([ConfigIssue(file, 0, 0, t("config.unreadable", error=str(exc)))]) from None
+
+
+def load_yaml(path: str | Path) -> tuple[Any, PositionMap]:
+    """Read and parse ``path`` safely; raise :class:`ConfigError` for unreadable files or bad syntax."""
+    file = str(path)
+    text = _read_bounded(path, file)
     issues: list[ConfigIssue] = []
     positions = PositionMap()
     loader: yaml.SafeLoader | None = None
@@ -101,6 +195,7 @@ def load_yaml(path: str | Path) -> tuple[Any, PositionMap]:
         node = loader.get_single_node()
         if node is None:
             raise ConfigError([ConfigIssue(file, 1, 1, t("config.empty"), t("config.empty.hint"))])
+        check_expansion(node, file)
         _walk(node, (), positions, issues, file)
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
@@ -121,7 +216,11 @@ def load_yaml(path: str | Path) -> tuple[Any, PositionMap]:
         ) from None
     except yaml.YAMLError as exc:
         raise ConfigError([ConfigIssue(file, 0, 0, t("config.syntax", problem=str(exc)))]) from None
-    except (_TooLarge, RecursionError):
+    except RecursionError:  # nesting deep enough to exhaust the parser itself
+        raise ConfigError(
+            [ConfigIssue(file, 0, 0, t("config.too_deep", limit=MAX_DEPTH), t("config.too_deep.hint"))]
+        ) from None
+    except _TooLarge:
         raise ConfigError(
             [ConfigIssue(file, 0, 0, t("config.too_large"), t("config.too_large.hint"))]
         ) from None
@@ -131,6 +230,23 @@ def load_yaml(path: str | Path) -> tuple[Any, PositionMap]:
     if issues:
         raise ConfigError(issues)
     return data, positions
+
+
+def _override_value(value_text: str, raw: str, depth: int) -> Any:
+    """An override's value read as YAML, under the same expansion and depth limits as a file."""
+    if not value_text.strip():
+        return ""
+    loader = yaml.SafeLoader(value_text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        check_expansion(node, f"-o {raw}", depth_offset=depth)
+        return loader.construct_document(node)
+    except (yaml.YAMLError, RecursionError):
+        return value_text
+    finally:
+        loader.dispose()
 
 
 def parse_overrides(overrides: Sequence[str]) -> tuple[list[tuple[list[str], Any, str]], list[ConfigIssue]]:
@@ -143,11 +259,20 @@ def parse_overrides(overrides: Sequence[str]) -> tuple[list[tuple[list[str], Any
         if not sep or not key or any(not part for part in key.split(".")):
             issues.append(ConfigIssue(f"-o {raw}", 0, 0, t("config.override.bad"), t("config.override.hint")))
             continue
+        parts = key.split(".")
+        if len(parts) > MAX_DEPTH:
+            issues.append(
+                ConfigIssue(
+                    f"-o {raw}", 0, 0, t("config.too_deep", limit=MAX_DEPTH), t("config.too_deep.hint")
+                )
+            )
+            continue
         try:
-            value = yaml.safe_load(value_text) if value_text.strip() else ""
-        except yaml.YAMLError:
-            value = value_text
-        parsed.append((key.split("."), value, raw))
+            value = _override_value(value_text, raw, len(parts))
+        except ConfigError as exc:
+            issues.extend(exc.issues)
+            continue
+        parsed.append((parts, value, raw))
     return parsed, issues
 
 
@@ -167,8 +292,21 @@ def apply_overrides(data: Any, overrides: Sequence[str], positions: PositionMap)
             issues.append(ConfigIssue(f"-o {raw}", 0, 0, t("config.override.not_mapping")))
             continue
         target[parts[-1]] = value
-        positions.overridden[tuple(parts)] = raw
+        path = tuple(parts)
+        # An earlier override at or under this key is gone now: an error there belongs to this one.
+        for earlier in [o for o in positions.overridden if o[: len(path)] == path]:
+            del positions.overridden[earlier]
+        positions.overridden[path] = raw
     return issues
+
+
+def _override_for(loc: Loc, positions: PositionMap) -> str | None:
+    """The ``-o`` that set the value at ``loc``: the one that set it or a key above it, else one below it."""
+    above = [(len(o), raw) for o, raw in positions.overridden.items() if loc[: len(o)] == o]
+    if above:
+        return max(above)[1]  # the most specific one
+    below = [raw for o, raw in positions.overridden.items() if loc and o[: len(loc)] == loc]
+    return below[-1] if below else None
 
 
 def _field_names(model: type[BaseModel], loc: Loc) -> list[str]:
@@ -256,14 +394,7 @@ def issues_from_validation(
                 message = t("config.bad_value", key=dotted, problem=problem_text(error), got=got_text)
             hint = problem_hint(error)
             line, col = _position(loc, positions, key=False)
-        override = next(
-            (
-                raw
-                for o, raw in positions.overridden.items()
-                if loc[: len(o)] == o or (loc and o[: len(loc)] == loc)
-            ),
-            None,
-        )
+        override = _override_for(loc, positions)
         if override is not None:
             issues.append(ConfigIssue(f"-o {override}", 0, 0, message, hint))
         else:

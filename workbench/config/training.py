@@ -16,9 +16,13 @@ if TYPE_CHECKING:
 
 
 class _Strict(BaseModel):
-    """Unknown keys are errors (with a suggestion), never silently ignored."""
+    """Unknown keys are errors (with a suggestion), never silently ignored; no number may be NaN or Inf."""
 
-    model_config = ConfigDict(extra="forbid", validate_default=True)
+    model_config = ConfigDict(extra="forbid", validate_default=True, allow_inf_nan=False)
+
+
+SEED_MAX = 2**64 - 1
+"""``paddle.seed`` takes an unsigned 64-bit seed: -1 and 2**64 raise ``TypeError`` inside Paddle."""
 
 
 class DemoData(_Strict):
@@ -28,7 +32,7 @@ class DemoData(_Strict):
     """Training images to render."""
     val: int = Field(default=500, gt=0)
     """Validation images to render."""
-    seed: int = 0
+    seed: int = Field(default=0, ge=0, le=SEED_MAX)
     """Seed of the generator: the same seed renders the same files."""
 
 
@@ -78,8 +82,8 @@ class TrainSection(_Strict):
     batch_size: int = Field(default=64, gt=0)
     lr: float = Field(default=0.01, gt=0)
     optimizer: Literal["sgd", "momentum", "adam", "adamw"] = "momentum"
-    seed: int = 42
-    """Seeds paddle, numpy and random; recorded in run.yaml."""
+    seed: int = Field(default=42, ge=0, le=SEED_MAX)
+    """Seeds paddle, numpy and random (0 to 2**64-1, what ``paddle.seed`` accepts); recorded in run.yaml."""
     device: str = "auto"
     """``auto`` (GPU when Paddle has one), ``cpu``, ``gpu`` or ``gpu:N``."""
     lr_schedule: Literal["constant", "cosine"] = "constant"

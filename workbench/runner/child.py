@@ -66,7 +66,7 @@ def run_as_child(main: Callable[[JobContext], dict[str, Any] | None]) -> int:
         tb = traceback.format_exc()
         sys.stderr.write(tb)
         writer.emit(
-            RunFailed(error=f"{type(exc).__name__}: {exc}", traceback=tb, step=ctx.last_step, rank=ctx.rank)
+            RunFailed(error=f"{type(exc).__name__}: {exc}", traceback=tb, step=ctx.failed_step, rank=ctx.rank)
         )
         code = 1
     else:

@@ -42,6 +42,8 @@ class JobContext:
         """Set when the user asked for a checkpoint now; consumed by :meth:`checkpoint_requested`."""
         self.metrics = metrics
         self.last_step: int | None = None
+        self.step_in_progress: int | None = None
+        """The step the job's code is running now (set by the training loop), for failure reports."""
         self._writer = writer
         self._on_event = on_event
 
@@ -51,6 +53,15 @@ class JobContext:
         self.metrics.record(self.rank, step, values, now)
         self._writer.sample(self.rank, step, values, now)
         self.last_step = step
+
+    @property
+    def failed_step(self) -> int | None:
+        """The step a failure belongs to: the one in progress when known, else the last one logged."""
+        if self.step_in_progress is not None and (
+            self.last_step is None or self.step_in_progress > self.last_step
+        ):
+            return self.step_in_progress
+        return self.last_step
 
     def emit(self, event: Event) -> None:
         """Record a lifecycle event (checkpoint saved, alert raised) and publish it at once."""

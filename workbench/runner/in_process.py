@@ -10,7 +10,9 @@ from typing import Any
 
 from workbench.capture import process_capture, route_thread_output
 from workbench.events import Event, RunCancelled, RunFailed, RunFinished, RunStarted
+from workbench.i18n import t
 from workbench.runner.context import JobCancelled, JobContext
+from workbench.runner.exit_guard import ExitAttempted, guard_exit
 from workbench.runner.job import Job, JobFn
 from workbench.runs import RunHandle, RunStore
 
@@ -79,13 +81,20 @@ class InProcessJob(Job):
         """Run the job function; whatever happens, return the terminal event that describes it."""
         self._record(RunStarted(run_id=self.run_id, name=self.name, kind=self.kind, pid=os.getpid()))
         try:
-            summary = self._fn(self.ctx)
+            with guard_exit():
+                summary = self._fn(self.ctx)
         except JobCancelled:
             return RunCancelled(step=self.ctx.last_step)
+        except ExitAttempted as exc:
+            tb = traceback.format_exc()
+            self.handle.write_log(tb)
+            return RunFailed(
+                error=t("runner.exit_attempted", code=exc.code), traceback=tb, step=self.ctx.failed_step
+            )
         except BaseException as exc:  # noqa: BLE001 - a failing run is an event, not a crash
             tb = traceback.format_exc()
             self.handle.write_log(tb)
-            return RunFailed(error=f"{type(exc).__name__}: {exc}", traceback=tb, step=self.ctx.last_step)
+            return RunFailed(error=f"{type(exc).__name__}: {exc}", traceback=tb, step=self.ctx.failed_step)
         if self.cancel_event.is_set():
             return RunCancelled(step=self.ctx.last_step)
         return RunFinished(step=self.ctx.last_step, summary=dict(summary or {}))

@@ -151,6 +151,7 @@ class TrainingLoop:
         model.train()
         while self.step < total:
             step = self.step + 1
+            self.ctx.step_in_progress = step
             t0 = perf()
             batch = source.next_batch()
             t1 = perf()

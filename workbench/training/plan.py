@@ -27,12 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from workbench.config.loader import load_model
 from workbench.config.training import TrainingConfig, task_spec
 from workbench.i18n import t
-from workbench.runs import RunStore
+from workbench.runs import RunStore, read_run_doc, run_name
 from workbench.training.checkpoints import MANIFEST, CheckpointStore, read_manifest, verify_checkpoint
 from workbench.training.faults import Fault, faults_from
 from workbench.training.tasks import demo_maker
@@ -68,6 +66,8 @@ class ResumePoint:
     run_dir: Path
     checkpoint: Path
     step: int
+    skipped: tuple[str, ...] = ()
+    """Newer checkpoints that failed verification, each with why (already translated)."""
 
 
 @dataclass
@@ -99,11 +99,7 @@ def _dig(data: Mapping[str, Any], path: tuple[str, ...]) -> Any:
 
 
 def _read_run_doc(run_dir: Path) -> dict[str, Any]:
-    try:
-        doc = yaml.safe_load((run_dir / "run.yaml").read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return {}
-    return doc if isinstance(doc, dict) else {}
+    return read_run_doc(run_dir)
 
 
 def _from_checkpoint_dir(path: Path) -> ResumePoint:
@@ -113,9 +109,15 @@ def _from_checkpoint_dir(path: Path) -> ResumePoint:
     return ResumePoint(run_dir=path.parent.parent, checkpoint=path, step=int(read_manifest(path)["step"]))
 
 
-def _newest_in_run(run_dir: Path) -> ResumePoint | None:
-    info = CheckpointStore(run_dir / "checkpoints", keep=None).latest_valid()
-    return ResumePoint(run_dir, info.path, info.step) if info is not None else None
+def _newest_in_run(run_dir: Path, skipped: list[str]) -> ResumePoint | None:
+    """The newest checkpoint of ``run_dir`` that verifies; each newer one that does not goes to ``skipped``."""
+    for info in reversed(CheckpointStore(run_dir / "checkpoints", keep=None).committed()):
+        problems = verify_checkpoint(info.path)
+        if problems:
+            skipped.append(t("training.resume.skipped", path=str(info.path), problems="; ".join(problems)))
+            continue
+        return ResumePoint(run_dir, info.path, int(read_manifest(info.path)["step"]), tuple(skipped))
+    return None
 
 
 def _expand_user(ref: str) -> Path:
@@ -126,39 +128,50 @@ def _expand_user(ref: str) -> Path:
         return Path(ref)
 
 
-def find_resume_point(ref: str, store: RunStore, run_name: str) -> ResumePoint:
+def find_resume_point(ref: str, store: RunStore, run_name_: str) -> ResumePoint:
     """Resolve ``--resume`` (see the module docstring); raise :class:`PrepareError` when nothing fits."""
+    if not ref.strip():
+        raise PrepareError([t("training.resume.empty")])
     path = _expand_user(ref)
     if (path / MANIFEST).is_file():
         return _from_checkpoint_dir(path)
+    skipped: list[str] = []
     if ref == "latest":
+        # The name comes from each run's small state.json: run.yaml can be anything (even huge).
         for candidate in store.run_dirs():
-            if _read_run_doc(candidate).get("name") != run_name:
+            if run_name(candidate) != run_name_:
                 continue
-            point = _newest_in_run(candidate)
+            point = _newest_in_run(candidate, skipped)
             if point is not None:
                 return point
-        raise PrepareError([t("training.resume.no_latest", name=run_name, workspace=str(store.workspace))])
-    run_dir = store.resolve(ref)
-    if run_dir is None:
+        raise PrepareError(
+            [t("training.resume.no_latest", name=run_name_, workspace=str(store.workspace)), *skipped]
+        )
+    found = store.candidates(str(path) if path.is_dir() else ref)
+    if len(found) > 1:
+        shown = [d.name for d in found[:10]]
+        raise PrepareError([t("runs.ambiguous", ref=ref, count=len(found), runs=", ".join(shown))])
+    if not found:
         raise PrepareError([t("runs.not_found", ref=ref, workspace=str(store.workspace))])
+    run_dir = found[0]
     seen: set[Path] = set()
     current: Path | None = run_dir
     while current is not None and current.resolve() not in seen:
         seen.add(current.resolve())
-        point = _newest_in_run(current)
+        point = _newest_in_run(current, skipped)
         if point is not None:
             return point
         parent = _dig(_read_run_doc(current), ("environment", "resumed_from", "run_dir"))
         current = Path(parent) if isinstance(parent, str) and Path(parent).is_dir() else None
-    raise PrepareError([t("training.resume.no_checkpoint", run=str(run_dir))])
+    raise PrepareError([t("training.resume.no_checkpoint", run=str(run_dir)), *skipped])
 
 
-def resume_differences(point: ResumePoint, cfg: TrainingConfig) -> list[str]:
-    """Resume-sensitive config keys whose value differs from the run being resumed."""
+def resume_differences(point: ResumePoint, cfg: TrainingConfig) -> list[str] | None:
+    """Resume-sensitive config keys whose value differs from the run being resumed (``None``: the old
+    run's config is lost or unreadable, so nothing can be compared)."""
     old = _read_run_doc(point.run_dir).get("config")
     if not isinstance(old, dict):
-        return []
+        return None
     new = cfg.model_dump(mode="json")
     return [".".join(key) for key in _RESUME_SENSITIVE if _dig(old, key) != _dig(new, key)]
 
@@ -278,6 +291,11 @@ def prepare_training(
         )
     except ValueError as exc:
         raise PrepareError([t("training.faults.bad", error=str(exc))]) from None
+    out_of_range = [str(f) for f in faults if not 1 <= f.step <= cfg.train.steps]
+    if out_of_range:
+        raise PrepareError(
+            [t("training.faults.out_of_range", faults=", ".join(out_of_range), steps=cfg.train.steps)]
+        )
     if faults:
         note(t("training.faults.active", faults=", ".join(str(f) for f in faults)))
     store = store or RunStore()
@@ -286,13 +304,17 @@ def prepare_training(
     if task.needs_entry and cfg.entry:
         check_entry(cfg.entry, path.parent)
     point: ResumePoint | None = None
-    if resume:
+    if resume is not None:
         # Before the demo data is generated: a wrong --resume should not cost seconds of images first.
         point = find_resume_point(resume, store, name)
+        for message in point.skipped:
+            note(message)
         if point.step >= cfg.train.steps:
             raise PrepareError([t("training.resume.nothing_left", step=point.step, steps=cfg.train.steps)])
         changed = resume_differences(point, cfg)
-        if changed:
+        if changed is None:
+            note(t("training.resume.no_config", run=str(point.run_dir), config=str(path)))
+        elif changed:
             note(t("training.resume.differs", keys=", ".join(changed)))
     try:
         data_dir = cfg.data_dir(path)

@@ -26,6 +26,42 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "write the values out instead of using &anchors / *aliases",
         "请直接写出各个值，不要使用 &锚点 / *别名",
     ),
+    "config.file_too_big": (
+        "the file is larger than {limit}, the limit for a workbench file (checked before reading it)",
+        "文件大于 {limit}，超过了工作台配置文件的上限（在读取前检查）",
+    ),
+    "config.file_too_big.hint": (
+        "a workbench config is a few kilobytes: keep data and long lists in files the config points to",
+        "工作台配置通常只有几 KB：请把数据和长列表放在配置所指向的文件中",
+    ),
+    "config.too_deep": (
+        "values are nested more than {limit} levels deep (the limit)",
+        "值的嵌套超过 {limit} 层（上限）",
+    ),
+    "config.too_deep.hint": (
+        "flatten the structure (e.g. `a.b.c` keys); a config needs only a few levels",
+        "请展平结构（例如使用 `a.b.c` 形式的键）；配置只需要几层",
+    ),
+    "config.alias_recursive": (
+        "a YAML alias refers to the value that contains it (it would expand forever)",
+        "YAML 别名引用了包含它自身的值（会无限展开）",
+    ),
+    "config.alias_nodes": (
+        "the YAML aliases expand to {count} values, over the limit of {limit}",
+        "YAML 别名展开后共有 {count} 个值，超过上限 {limit}",
+    ),
+    "config.alias_text": (
+        "the YAML aliases expand to {count} characters of text, over the limit of {limit}",
+        "YAML 别名展开后共有 {count} 个字符，超过上限 {limit}",
+    ),
+    "config.too_many_values": (
+        "the file holds more than {limit} values (the limit)",
+        "文件中的值超过 {limit} 个（上限）",
+    ),
+    "config.too_many_values.hint": (
+        "keep data and long lists in files the config points to",
+        "请把数据和长列表放在配置所指向的文件中",
+    ),
     "config.duplicate_key": ("key '{key}' appears twice", "键 '{key}' 出现了两次"),
     "config.duplicate_key.hint": (
         "first defined on line {line}; keep one",

@@ -122,6 +122,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "training.faults.bad": ("bad fault injection spec: {error}", "故障注入参数有误：{error}"),
     "training.faults.active": ("fault injection active: {faults}", "已启用故障注入：{faults}"),
+    "training.faults.out_of_range": (
+        "fault injection {faults} would never fire: the step must be between 1 and train.steps ({steps})",
+        "故障注入 {faults} 永远不会触发：步数必须在 1 到 train.steps（{steps}）之间",
+    ),
+    "training.resume.empty": (
+        "--resume needs a value: latest, a run id or prefix, a run folder or a checkpoint folder",
+        "--resume 需要一个值：latest、运行 ID 或其前缀、运行目录或检查点目录",
+    ),
+    "training.resume.skipped": (
+        "warning: skipped checkpoint {path}, it does not verify: {problems}",
+        "警告：已跳过检查点 {path}，校验未通过：{problems}",
+    ),
+    "training.resume.no_config": (
+        "warning: the run.yaml of {run} is missing or unreadable, so its settings cannot be compared: resuming its checkpoint with the settings of {config}",
+        "警告：{run} 的 run.yaml 缺失或无法读取，无法比较设置：将按 {config} 的设置从其检查点续训",
+    ),
     "training.resume.corrupt": (
         "checkpoint {path} does not match its manifest",
         "检查点 {path} 与其清单不符",
