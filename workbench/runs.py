@@ -81,7 +81,8 @@ def atomic_write_text(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def _slug(name: str) -> str:
+def slug(name: str) -> str:
+    """A run name as it appears in run ids: safe characters only, at most 40."""
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-")[:40] or "run"
 
 
@@ -371,7 +372,7 @@ class RunStore:
 
     def new_run_id(self, name: str) -> str:
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        return f"{stamp}-{_slug(name)}-{secrets.token_hex(2)}"
+        return f"{stamp}-{slug(name)}-{secrets.token_hex(2)}"
 
     def create(
         self,
@@ -381,11 +382,16 @@ class RunStore:
         fingerprint: Mapping[str, Any] | None = None,
         kind: str = "in_process",
         run_id: str | None = None,
+        exist_ok: bool = False,
     ) -> RunHandle:
-        """Make a new run folder with ``run.yaml`` and an open event writer."""
+        """Make a new run folder with ``run.yaml`` and an open event writer.
+
+        ``exist_ok``: the folder may exist already (the ranks of a launcher job share one folder and any
+        of them may make it first; see :mod:`workbench.runner.launcher`).
+        """
         run_id = run_id or self.new_run_id(name)
         run_dir = self.runs_dir / run_id
-        run_dir.mkdir(parents=True, exist_ok=False)
+        run_dir.mkdir(parents=True, exist_ok=exist_ok)
         doc = {"run_id": run_id, "name": name, "kind": kind, "config": dict(config or {})}
         if fingerprint:
             doc["environment"] = dict(fingerprint)

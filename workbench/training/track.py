@@ -5,6 +5,9 @@ Where the numbers go depends on where the code runs:
 * **inside a workbench job** (``task: custom`` code, a ``paddle.Model.fit`` callback, anything the
   training loop calls): into that job's run, next to the loop's own metrics;
 * **inside a launched child** (``$PADDLE_WORKBENCH_RUN_DIR`` set by the runner): into that rank's stream;
+* **in a script of your own under** ``python -m paddle.distributed.launch``: into one run for the whole
+  job — rank 0 creates it, each rank writes its own ``ranks/<r>/`` stream (see
+  :mod:`workbench.runner.launcher`), as in runs the workbench launches itself;
 * **in a standalone script**: into a run of its own in the workspace (``--workspace`` default,
   ``$PADDLE_WORKBENCH_WORKSPACE`` or ``./.paddle-workbench``). Start it with ``track.init(name=...)``
   (or let the first ``track.log`` start one named after the script); it ends ``finished`` when the script
@@ -22,6 +25,7 @@ import atexit
 import os
 import sys
 import threading
+import time
 import traceback
 from pathlib import Path
 from types import TracebackType
@@ -30,7 +34,11 @@ from typing import Any
 from workbench.events import AlertRaised, Event, MetricStore, RunCancelled, RunFailed, RunFinished, RunStarted
 from workbench.runner.child import RUN_DIR_ENV, context_from_env
 from workbench.runner.context import JobContext
-from workbench.runs import RunHandle, RunStore
+from workbench.runner.launcher import LauncherJob, launcher_job
+from workbench.runs import EventTailer, EventWriter, RunHandle, RunStore
+
+RANKS_WAIT_S = 5.0
+"""How long rank 0, when it ends, waits for the other ranks' final events to decide the run's outcome."""
 
 _local = threading.local()
 _lock = threading.Lock()
@@ -86,19 +94,14 @@ class TrackedRun:
         if self.finished:
             return
         self.finished = True
-        step = self.ctx.last_step
-        terminal: Event
-        if status == "failed":
-            terminal = RunFailed(error=error, traceback=details, step=step)
-        elif status == "cancelled":
-            terminal = RunCancelled(step=step)
-        else:
-            terminal = RunFinished(step=step, summary=dict(summary or {}))
-        self.handle.emit(terminal)
-        self.handle.close()
+        self._end(_terminal(status, self.ctx, error, details, summary))
         with _lock:
             if _own_run is self:
                 _own_run = None
+
+    def _end(self, terminal: Event) -> None:
+        self.handle.emit(terminal)
+        self.handle.close()
 
     def __enter__(self) -> TrackedRun:
         return self
@@ -113,6 +116,106 @@ class TrackedRun:
         else:
             text = "".join(traceback.format_exception(kind, exc, tb))
             self.finish("failed", error=f"{type(exc).__name__}: {exc}", details=text)
+
+
+def _terminal(
+    status: str, ctx: JobContext, error: str, details: str, summary: dict[str, Any] | None
+) -> Event:
+    if status == "failed":
+        return RunFailed(error=error, traceback=details, step=ctx.failed_step, rank=ctx.rank)
+    if status == "cancelled":
+        return RunCancelled(step=ctx.last_step)
+    return RunFinished(step=ctx.last_step, summary=dict(summary or {}))
+
+
+class RankRun(TrackedRun):
+    """One rank of a ``paddle.distributed.launch`` job running a script of the user's own.
+
+    Every rank writes ``ranks/<r>/events.jsonl`` (its metrics, alerts and final event); rank 0 also
+    owns the run (``run.yaml``, ``state.json``, the top-level ``events.jsonl``) and, when it ends, gives
+    the run the outcome of all ranks (the first failure wins) once they reported or
+    :data:`RANKS_WAIT_S` passed.
+    """
+
+    def __init__(
+        self,
+        job: LauncherJob,
+        run_dir: Path,
+        handle: RunHandle | None,
+        name: str,
+        config: dict[str, Any] | None,
+    ) -> None:
+        self.job = job
+        self.owner = handle
+        self.name = name
+        self._run_dir = run_dir
+        self.writer = EventWriter(run_dir / "ranks" / str(job.rank) / "events.jsonl")
+        self.ctx = JobContext(
+            run_dir=run_dir,
+            run_id=run_dir.name,
+            writer=self.writer,
+            metrics=MetricStore(),
+            config=config,
+            rank=job.rank,
+            on_event=handle.update_state if handle is not None else None,
+        )
+        self.finished = False
+        if handle is not None:
+            handle.emit(
+                RunStarted(run_id=handle.run_id, name=name, kind="launched", pid=os.getpid(), ranks=job.world)
+            )
+
+    @property
+    def run_dir(self) -> Path:
+        return self._run_dir
+
+    def _end(self, terminal: Event) -> None:
+        self.writer.emit(terminal)
+        self.writer.close()
+        if self.owner is not None:
+            self.owner.emit(self._job_outcome(terminal))
+            self.owner.close()
+
+    def _job_outcome(self, own: Event) -> Event:
+        """The run's final event from every rank's final event (this one's included)."""
+        tailer = EventTailer(self._run_dir)
+        ended: dict[int, Event] = {}
+        deadline = time.monotonic() + RANKS_WAIT_S
+        while True:
+            for event, rank in tailer.poll():
+                if rank is not None and isinstance(event, RunFinished | RunFailed | RunCancelled):
+                    ended.setdefault(rank, event)
+            if len(ended) >= self.job.world or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        steps = tailer.metrics.last_step.values()
+        step = max(steps) if steps else getattr(own, "step", None)
+        failures = [(r, e) for r, e in sorted(ended.items()) if isinstance(e, RunFailed)]
+        if failures:
+            rank, first = failures[0]
+            return RunFailed(
+                error=f"rank {rank}: {first.error}", traceback=first.traceback, step=step, rank=rank
+            )
+        if any(isinstance(e, RunCancelled) for e in ended.values()):
+            return RunCancelled(step=step)
+        missing = sorted(set(range(self.job.world)) - set(ended))
+        return RunFinished(step=step, summary={"ranks": self.job.world, "ranks_unreported": missing})
+
+
+def _join_launcher_job(
+    job: LauncherJob, name: str, config: dict[str, Any] | None, store: RunStore, fingerprint: dict[str, Any]
+) -> RankRun:
+    """This rank's part of the job's one run (rank 0 creates the run; the others join its folder)."""
+    run_dir = job.run_dir(store.runs_dir, name)
+    handle: RunHandle | None = None
+    if job.rank == 0:
+        fingerprint = {**fingerprint, "launcher": {"ranks": job.world, "key": job.key}}
+        handle = store.create(
+            name, config or {}, fingerprint=fingerprint, kind="launched", run_id=run_dir.name, exist_ok=True
+        )
+    else:
+        run_dir.mkdir(parents=True, exist_ok=True)
+    return RankRun(job, run_dir, handle, name, config)
 
 
 # -- binding the loop's context (used by workbench.training.loop and the callback) ---------------
@@ -208,8 +311,13 @@ def init(
     paddle = sys.modules.get("paddle")
     if paddle is not None:
         fingerprint["paddle"] = {"version": str(getattr(paddle, "__version__", "unknown"))}
-    handle = store.create(run_name, config or {}, fingerprint=fingerprint, kind="in_process")
-    run = TrackedRun(handle, run_name, config)
+    job = launcher_job()
+    run: TrackedRun
+    if job is not None:
+        run = _join_launcher_job(job, run_name, config, store, fingerprint)
+    else:
+        handle = store.create(run_name, config or {}, fingerprint=fingerprint, kind="in_process")
+        run = TrackedRun(handle, run_name, config)
     with _lock:
         _own_run = run
     _install_exit_hooks()
