@@ -110,10 +110,12 @@ def test_resume_latest_reads_names_from_state_not_from_every_run_yaml(
     )
     worker.start()
     worker.join(60)
-    if worker.is_alive():  # unblock the reader so the test process can end
+    blocked = worker.is_alive()
+    if blocked:  # unblock the reader so the test process can end
         with open(other.run_dir / "run.yaml", "w"):
             pass
         worker.join(10)
+    assert not blocked, "resolving --resume latest opened another run's run.yaml"
     assert result and getattr(result[0], "run_dir", None) == mine.run_dir
 
 
