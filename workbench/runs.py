@@ -9,6 +9,11 @@ Layout of one run::
       ranks/<r>/events.jsonl   launched runs: one stream per rank
       logs.txt        captured stdout / stderr / glog of the run
 
+A folder is a run when it holds any of ``run.yaml``, ``state.json``, ``events.jsonl`` or ``checkpoints/``;
+one that lost a file or holds a bad ``state.json`` field is listed with ``damaged`` saying why (each
+field is checked on its own), so one bad folder never hides a run or breaks a listing. Listing and
+``--resume latest`` read only ``state.json``; ``run.yaml`` is read for one run at a time, size-bounded.
+
 Readers never trust ``state.json`` alone: a run whose writer died without a terminal event is shown as
 ``interrupted`` (its pid is gone), and :class:`EventTailer` reads any run incrementally — the same code
 serves "read a finished run", "attach to a run another process is writing" and "tail launched ranks".
