@@ -163,6 +163,7 @@ def runs_command(ctx: click.Context, json_mode: bool) -> None:
 
 def all_commands() -> list[click.Command]:
     from workbench.cli.check import check_command
+    from workbench.cli.compare import compare_command
     from workbench.cli.train import train_command
 
     validate_command.help = t("cli.validate.help")
@@ -171,4 +172,11 @@ def all_commands() -> list[click.Command]:
         for param in command.params:
             if isinstance(param, click.Option) and param.name == "json_mode":
                 param.help = t("cli.opt.json")
-    return [tui_command(), validate_command, check_command(), train_command(), runs_command]
+    return [
+        tui_command(),
+        validate_command,
+        check_command(),
+        train_command(),
+        compare_command(),
+        runs_command,
+    ]

@@ -15,7 +15,6 @@ from workbench.i18n import t
 # command name -> (help key, issue that delivers it)
 PLANNED: dict[str, tuple[str, str]] = {
     "plan": ("cli.plan.help", "the auto-parallel issue"),
-    "compare": ("cli.compare.help", "the inference-parity issue"),
     "dataset": ("cli.dataset.help", "the datasets issue"),
     "diagnose": ("cli.diagnose.help", "the troubleshooting issue"),
     "verify": ("cli.verify.help", "the verification issue"),

@@ -24,7 +24,9 @@ Language = Literal["en", "zh"]
 LANGUAGES: tuple[Language, ...] = ("en", "zh")
 
 # Domain modules whose MESSAGES make up the catalog. Later features append their module here.
-_DOMAINS: tuple[str, ...] = ("core", "cli", "config", "runs", "ui", "shell", "training", "envcheck")
+_DOMAINS: tuple[str, ...] = (
+    "core", "cli", "config", "runs", "ui", "shell", "training", "envcheck", "inference",
+)  # fmt: skip
 
 _current: Language | None = None
 

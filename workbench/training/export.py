@@ -30,9 +30,14 @@ def default_input_spec(sample_input: Any, paddle: Any) -> list[Any]:
     return [paddle.static.InputSpec(shape, str(sample_input.dtype).replace("paddle.", ""), name="x")]
 
 
-def export_model(model: Any, run_dir: Path, input_spec: Sequence[Any], paddle: Any) -> Path:
-    """Save ``model`` (in eval mode) for inference; return the path prefix (``.../export/model``)."""
-    out_dir = run_dir / EXPORT_DIR
+def export_model(
+    model: Any, run_dir: Path, input_spec: Sequence[Any], paddle: Any, *, out_dir: Path | None = None
+) -> Path:
+    """Save ``model`` (in eval mode) for inference; return the path prefix (``.../export/model``).
+
+    ``out_dir`` replaces ``<run_dir>/export`` (the comparison exports each checkpoint to its own folder).
+    """
+    out_dir = out_dir if out_dir is not None else run_dir / EXPORT_DIR
     out_dir.mkdir(parents=True, exist_ok=True)
     prefix = out_dir / EXPORT_PREFIX
     tmp_dir = to_static_tmp_dir()

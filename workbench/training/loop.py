@@ -37,6 +37,8 @@ from typing import Any
 
 from workbench.events import AlertRaised, CheckpointSaved, json_safe_float
 from workbench.i18n import t
+from workbench.inference.export import write_export_records
+from workbench.inference.preprocess import preprocess_identity
 from workbench.runner.context import JobCancelled, JobContext
 from workbench.training import track
 from workbench.training.checkpoints import CheckpointInfo, CheckpointStore
@@ -402,6 +404,7 @@ class TrainingLoop:
         meta = {
             "run_id": self.ctx.run_id,
             "task": self.cfg.task,
+            "preprocess": preprocess_identity(self.cfg),
             "loss": json_safe_float(self.last_loss) if self.last_loss is not None else None,
         }
         info = self.checkpoints.save(step, writers, meta)
@@ -441,6 +444,14 @@ class TrainingLoop:
                     raise ValueError("no input_spec and no batch seen")
                 spec = default_input_spec(self._sample_input, self.paddle)
             prefix = export_model(parts.model, self.ctx.run_dir, spec, self.paddle)
+            write_export_records(
+                prefix,
+                step=self.step,
+                preprocess=preprocess_identity(self.cfg),
+                input_spec=spec,
+                checkpoint=self.last_checkpoint,
+                paddle_version=str(self.paddle.__version__),
+            )
         except Exception as exc:  # noqa: BLE001 - a failed export is an alert; the training result stands
             self.ctx.emit(
                 AlertRaised(

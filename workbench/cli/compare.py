@@ -1,0 +1,131 @@
+"""``paddle-workbench compare CONFIG_OR_RUN [--checkpoint STEP] [--json]``: train/inference parity.
+
+Presentation only: :func:`workbench.inference.run_comparison` does the work. Exit codes: 0 every path
+(but the deliberate train-mode one) within tolerance and no failing finding, 1 the check found a
+difference or a failing pitfall, 2 bad input (no such run, no checkpoint, a corrupt checkpoint or
+export, a missing optional extra) — always a message with the fix, never a traceback.
+"""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from workbench.cli.output import EXIT_BAD_INPUT, EXIT_FAILURES, EXIT_OK, emit_json, human_console
+from workbench.cli.root import CliState
+from workbench.i18n import t
+from workbench.runs import RunStore
+
+
+def _fmt(value: object, spec: str = ".3g") -> str:
+    return format(value, spec) if isinstance(value, int | float) else "-"
+
+
+def compare_command() -> click.Command:
+    @click.command("compare", help=t("cli.compare.help"))
+    @click.argument("config_or_run")
+    @click.option("--checkpoint", "step", type=int, default=None, help=t("inference.cli.opt.checkpoint"))
+    @click.option(
+        "--repeats", type=click.IntRange(1, 10_000), default=20, help=t("inference.cli.opt.repeats")
+    )
+    @click.option(
+        "--batch-size", type=click.IntRange(1, 100_000), default=None, help=t("inference.cli.opt.batch")
+    )
+    @click.option("--onnx/--no-onnx", default=None, help=t("inference.cli.opt.onnx"))
+    @click.option("--path", "paths", multiple=True, help=t("inference.cli.opt.path"))
+    @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
+    @click.pass_context
+    def compare(
+        ctx: click.Context,
+        config_or_run: str,
+        step: int | None,
+        repeats: int,
+        batch_size: int | None,
+        onnx: bool | None,
+        paths: tuple[str, ...],
+        json_mode: bool,
+    ) -> None:
+        from workbench.inference import CompareInputError, CompareOptions, run_comparison
+        from workbench.inference.report import write_report
+
+        state = ctx.find_root().obj
+        assert isinstance(state, CliState)
+        console = human_console(json_mode)
+        store = RunStore(state.workspace)
+        options = CompareOptions(
+            checkpoint=step, repeats=repeats, batch_size=batch_size, onnx=onnx, paths=list(paths) or None
+        )
+
+        def progress(stage: str, name: str | None) -> None:
+            console.print(
+                t("inference.cli.progress", stage=stage, path=name or ""), markup=False, style="dim"
+            )
+
+        try:
+            result = run_comparison(config_or_run, store, options, progress)
+        except CompareInputError as exc:
+            for message in exc.messages:
+                console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", message))
+            if json_mode:
+                emit_json(
+                    {"ok": False, "errors": exc.messages, "reference": None, "paths": [], "findings": []}
+                )
+            ctx.exit(EXIT_BAD_INPUT)
+        json_path, md_path = write_report(result)
+        doc = result.to_dict()
+        doc["reports"] = {"json": str(json_path), "markdown": str(md_path)}
+        console.print(
+            t("inference.cli.header", run=result.run_dir.name, step=result.checkpoint["step"]), markup=False
+        )
+        for note in result.notes:
+            console.print(f"  {note}", markup=False)
+        table = Table(box=None, pad_edge=False)
+        for key in ("path", "status", "diff", "cosine", "agree", "latency", "load"):
+            table.add_column(t(f"inference.cli.col.{key}"), no_wrap=key == "path")
+        n = doc["batch"]["size"]
+        ref = result.reference["latency"]
+        table.add_row(
+            "dygraph_eval", "reference", "0", "1", "-",
+            f"{_fmt(ref['batch_1']['median'])} / {_fmt(ref[f'batch_{n}']['median'])}", "-",
+        )  # fmt: skip
+        for path in result.paths:
+            status = path["status"]
+            key = "deliberate" if path["deliberate"] and status == "exceeds" else status
+            style = {"ok": "green", "exceeds": "bold red", "error": "bold red", "deliberate": "yellow"}.get(
+                key, "dim"
+            )
+            agree = path.get("string_agreement", path.get("top1_agreement"))
+            latency = path.get("latency") or {}
+            table.add_row(
+                path["name"],
+                Text(t(f"inference.cli.status.{key}"), style=style),
+                _fmt(path["max_abs_diff"]),
+                _fmt(path["cosine"], ".6f"),
+                _fmt(agree, ".0%"),
+                f"{_fmt(latency.get('batch_1', {}).get('median'))} / {_fmt(latency.get(f'batch_{n}', {}).get('median'))}",
+                _fmt(path.get("load_s"), ".2f"),
+            )
+        console.print(table)
+        for finding in result.findings:
+            colour = {"fail": "bold red", "warn": "yellow"}.get(finding.severity, "dim")
+            console.print(Text.assemble((f"[{finding.severity}] {finding.id}: ", colour), finding.summary))
+            if finding.fix:
+                console.print(Text(f"    {t('inference.report.fix')}: {finding.fix}", style="dim"))
+        console.print(
+            t(
+                "inference.cli.matrix",
+                count=len(result.matrix_rows),
+                path=str(store.workspace / "matrix.jsonl"),
+            ),
+            markup=False,
+        )
+        console.print(t("inference.cli.reports", md=str(md_path), json=str(json_path)), markup=False)
+        console.print(
+            t("inference.cli.summary_fail" if result.failed else "inference.cli.summary_ok"), markup=False
+        )
+        if json_mode:
+            emit_json(doc)
+        ctx.exit(EXIT_FAILURES if result.failed else EXIT_OK)
+
+    return compare

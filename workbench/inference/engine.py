@@ -1,0 +1,387 @@
+"""The comparison: one preprocessed validation batch through every path, against dygraph in eval mode.
+
+:func:`run_comparison` resolves the run and checkpoint, rebuilds the model and loads the weights by
+name, switches the model to eval mode explicitly (``model.eval()``: the reference and the export both
+need it — said in the result), exports the checkpoint with its ``InputSpec``, manifest and preprocessing
+identity, runs each registered path (:mod:`workbench.inference.paths`) on the same batch and measures
+differences, agreement, latency (median and p90 after warm-up, at batch 1 and the run's batch size),
+load time and memory (the process's RSS growth from opening the path to after its first call — a lower
+bound on what the path holds, since freed memory is reused). Then the pitfall detectors
+(:mod:`workbench.inference.findings`) read the evidence, the operator inventory is taken and the
+workspace matrix gains a row per path. Bad input raises :class:`CompareInputError` (exit code 2).
+
+Call it from a worker thread in a UI: it imports Paddle (2-3 s) and runs for seconds.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import psutil
+
+from workbench.i18n import t
+from workbench.inference import findings as detect
+from workbench.inference.export import ExportInvalid, export_checkpoint
+from workbench.inference.matrix import append_rows, hardware_label
+from workbench.inference.metrics import diff_stats, histogram, percentile_ms, string_agreement, top1_agreement
+from workbench.inference.ops import inventory
+from workbench.inference.paths import ComparePath, PathContext, first_output, ordered_paths
+from workbench.inference.preprocess import preprocess_identity
+from workbench.inference.source import (
+    CompareInputError,
+    build_model,
+    charset_of,
+    input_batch,
+    load_source,
+    load_weights,
+    pick_checkpoint,
+    resolve_run,
+)
+from workbench.runs import RunStore
+
+Progress = Callable[[str, str | None], None]
+"""``progress(stage, path_name or None)``: stages ``load``, ``export``, ``path``, ``ops``, ``done``."""
+
+ONNX_FIX = "pip install 'paddle-workbench[onnx]'"
+
+
+@dataclass
+class CompareOptions:
+    checkpoint: int | None = None
+    repeats: int = 20
+    warmup: int = 2
+    batch_size: int | None = None
+    """Run batch size for the comparison (default: the run's ``train.batch_size``, at most the data)."""
+    onnx: bool | None = None
+    """``True`` requires the ``onnx`` extra (missing → bad input), ``None`` uses it when installed."""
+    paths: Sequence[str] | None = None
+    write_matrix: bool = True
+
+
+@dataclass
+class CompareResult:
+    """Everything one comparison measured; :meth:`to_dict` is the ``compare --json`` document."""
+
+    run_dir: Path
+    checkpoint: dict[str, Any]
+    export: dict[str, Any]
+    reference: dict[str, Any]
+    paths: list[dict[str, Any]]
+    findings: list[detect.Finding]
+    ops: dict[str, Any]
+    matrix_rows: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    batch: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def failed(self) -> bool:
+        """A non-deliberate path out of tolerance or broken, or a ``fail`` finding."""
+        bad_path = any(p["status"] in ("exceeds", "error") and not p["deliberate"] for p in self.paths)
+        return bad_path or any(f.severity == "fail" for f in self.findings)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "run_dir": str(self.run_dir),
+            "checkpoint": self.checkpoint,
+            "export": self.export,
+            "batch": self.batch,
+            "reference": self.reference,
+            "paths": self.paths,
+            "findings": [f.to_dict() for f in self.findings],
+            "ops": self.ops,
+            "matrix_rows": self.matrix_rows,
+            "notes": self.notes,
+            "ok": not self.failed,
+        }
+
+
+def _rss() -> int:
+    return int(psutil.Process().memory_info().rss)
+
+
+def _time_calls(call: Callable[[Any], Any], batch: Any, warmup: int, repeats: int) -> dict[str, float]:
+    for _ in range(warmup):
+        call(batch)
+    samples = []
+    for _ in range(max(repeats, 1)):
+        start = time.perf_counter()
+        call(batch)
+        samples.append(time.perf_counter() - start)
+    return percentile_ms(samples)
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def _select_paths(options: CompareOptions) -> list[tuple[str, ComparePath, str | None]]:
+    """``(name, path, skip reason or None)`` in the guide's order."""
+    chosen = []
+    problems = []
+    known = dict(ordered_paths())
+    for name in options.paths or []:
+        if name not in known:
+            problems.append(t("inference.input.unknown_path", name=name, known=", ".join(known)))
+    for name, path in known.items():
+        if options.paths and name not in options.paths:
+            continue
+        missing = [m for m in path.modules if importlib.util.find_spec(m) is None]
+        skip = None
+        if missing:
+            wanted = options.onnx is True or bool(options.paths and name in options.paths)
+            if path.extra == "onnx" and options.onnx is False:
+                continue
+            fix = ONNX_FIX if path.extra == "onnx" else f"pip install {' '.join(missing)}"
+            if wanted:
+                problems.append(
+                    t("inference.input.extra_missing", path=name, modules=", ".join(missing), fix=fix)
+                )
+            skip = t("inference.path.skipped_extra", modules=", ".join(missing), fix=fix)
+        elif path.extra == "onnx" and options.onnx is False:
+            continue
+        chosen.append((name, path, skip))
+    if problems:
+        raise CompareInputError(problems)
+    return chosen
+
+
+def run_comparison(
+    ref: str | Path, store: RunStore, options: CompareOptions | None = None, progress: Progress | None = None
+) -> CompareResult:
+    """Compare every path for one run and checkpoint; see the module docstring."""
+    from workbench.training.export import default_input_spec
+    from workbench.training.runtime import import_paddle
+
+    options = options or CompareOptions()
+    report = progress or (lambda stage, name: None)
+    selected = _select_paths(options)  # a missing extra is bad input before any slow work
+    run_dir = resolve_run(str(ref), store)
+    checkpoint = pick_checkpoint(run_dir, options.checkpoint)
+    source = load_source(run_dir)
+    report("load", None)
+    try:
+        paddle = import_paddle()
+    except Exception as exc:  # noqa: BLE001 - ImportError, a missing shared library
+        raise CompareInputError(
+            [t("inference.input.no_paddle", error=f"{type(exc).__name__}: {exc}")]
+        ) from None
+    paddle.set_device("cpu")
+    parts = build_model(source, paddle)
+    model = parts.model
+    load = load_weights(model, checkpoint, paddle)
+    was_training = bool(model.training)
+    model.eval()
+    notes = [t("inference.note.eval_switched", was="train" if was_training else "eval")]
+
+    size = options.batch_size or source.cfg.train.batch_size
+    batch = input_batch(parts, size)
+    if batch.ndim == 0 or batch.shape[0] == 0:
+        raise CompareInputError([t("inference.input.no_batch", run=str(run_dir))])
+    spec = (
+        list(parts.input_spec)
+        if parts.input_spec is not None
+        else default_input_spec(paddle.to_tensor(batch[:1]), paddle)
+    )
+    identity = preprocess_identity(source.cfg)
+    report("export", None)
+    try:
+        exported = export_checkpoint(model, run_dir, checkpoint, spec, identity, paddle)
+    except ExportInvalid as exc:
+        raise CompareInputError(
+            [str(exc), *exc.problems, t("inference.input.export_invalid.fix", path=str(exc.directory))]
+        ) from None
+    except Exception as exc:  # noqa: BLE001 - jit.save cannot trace this model: the reason, not a traceback
+        raise CompareInputError(
+            [t("inference.input.export_failed", error=f"{type(exc).__name__}: {exc}")]
+        ) from None
+    notes.append(
+        t("inference.note.exported", path=str(exported.directory), reused="yes" if exported.reused else "no")
+    )
+    input_name = str(getattr(spec[0], "name", None) or "x")
+    charset = charset_of(parts) if source.cfg.task != "image_classification" else None
+    classifier = source.cfg.task == "image_classification" or (
+        charset is None and source.cfg.task == "custom"
+    )
+
+    # -- reference: dygraph, eval mode ------------------------------------------------------------
+    one = batch[:1]
+
+    def reference_call(x: Any) -> Any:
+        with paddle.no_grad():
+            return np.asarray(first_output(model(paddle.to_tensor(x))).numpy())
+
+    reference = reference_call(batch)
+    ref_doc: dict[str, Any] = {
+        "name": "dygraph_eval",
+        "mode": "eval",
+        "output_shape": list(reference.shape),
+        "latency_ms": _time_calls(reference_call, batch, options.warmup, options.repeats)["median"],
+        "latency": {
+            "batch_1": _time_calls(reference_call, one, options.warmup, options.repeats),
+            f"batch_{len(batch)}": _time_calls(reference_call, batch, options.warmup, options.repeats),
+        },
+    }
+    if charset is not None and reference.ndim == 3:
+        from workbench.inference.metrics import ctc_greedy_decode
+
+        ref_doc["decoded"] = ctc_greedy_decode(reference, charset)
+    scale = max(1.0, float(np.abs(reference).max()))
+
+    # -- every path -------------------------------------------------------------------------------
+    ctx = PathContext(paddle=paddle, model=model, prefix=exported.prefix, input_name=input_name)
+    path_docs: list[dict[str, Any]] = []
+    for name, path, skip in selected:
+        report("path", name)
+        doc: dict[str, Any] = {
+            "name": name,
+            "description": t(path.label_key),
+            "deliberate": path.deliberate,
+            "tolerance": path.tolerance * scale,
+            "max_abs_diff": None,
+            "max_rel_diff": None,
+            "cosine": None,
+            "top1_agreement": None,
+            "latency_ms": None,
+            "within_tolerance": None,
+            "status": "skipped" if skip else "ok",
+        }
+        if skip:
+            doc["error"] = skip
+            path_docs.append(doc)
+            continue
+        try:
+            rss0 = _rss()
+            start = time.perf_counter()
+            runner = path.open(ctx)
+            doc["load_s"] = time.perf_counter() - start
+            try:
+                output = runner.call(batch)
+                doc["rss_delta_mib"] = round((_rss() - rss0) / 2**20, 2)
+                latency = {
+                    "batch_1": _time_calls(runner.call, one, options.warmup, options.repeats),
+                    f"batch_{len(batch)}": _time_calls(runner.call, batch, options.warmup, options.repeats),
+                }
+            finally:
+                if runner.close is not None:
+                    runner.close()
+        except Exception as exc:  # noqa: BLE001 - a path that cannot run is a result, named with its reason
+            doc["status"] = "error"
+            doc["error"] = f"{type(exc).__name__}: {exc}".strip()
+            path_docs.append(doc)
+            continue
+        stats = diff_stats(output, reference)
+        doc.update({k: _finite(v) for k, v in stats.items()})
+        doc["latency"] = latency
+        doc["latency_ms"] = latency[f"batch_{len(batch)}"]["median"]
+        within = output.shape == reference.shape and stats["max_abs_diff"] <= path.tolerance * scale
+        doc["within_tolerance"] = bool(within)
+        doc["status"] = "ok" if within else "exceeds"
+        if charset is not None and output.ndim == 3 and output.shape == reference.shape:
+            agreement, decoded = string_agreement(output, reference, charset)
+            doc["string_agreement"] = agreement
+            doc["decoded"] = decoded
+        if classifier or charset is not None:
+            doc["top1_agreement"] = top1_agreement(output, reference)
+        doc["histogram"] = histogram(output, reference) if output.shape == reference.shape else None
+        path_docs.append(doc)
+
+    # -- pitfalls ---------------------------------------------------------------------------------
+    found: list[detect.Finding] = []
+    not_loaded = detect.detect_not_loaded(load)
+    if not_loaded:
+        found.append(not_loaded)
+    train_doc = next((p for p in path_docs if p["name"] == "dygraph_train"), None)
+    found.append(
+        detect.detect_train_mode(
+            detect.train_sensitive_layers(model),
+            train_doc.get("max_abs_diff") if train_doc else None,
+            was_training,
+        )
+    )
+    moved = detect.detect_bn_moved(ctx.notes.get("bn_stats_moved") or {})
+    if moved:
+        found.append(moved)
+    found.append(detect.detect_preprocess(checkpoint.manifest.get("preprocess"), identity))
+    spec_finding = detect.detect_input_spec(exported.manifest.get("input_spec") or [], batch)
+    if spec_finding:
+        found.append(spec_finding)
+    divergence = detect.detect_first_divergence(path_docs)
+    if divergence:
+        found.append(divergence)
+    for doc in path_docs:
+        if doc["status"] == "error":
+            found.append(
+                detect.Finding(
+                    "path_error",
+                    "fail",
+                    t("inference.finding.path_error", path=doc["name"], error=doc["error"]),
+                    t("inference.finding.path_error.fix"),
+                    [doc["error"]],
+                )
+            )
+        elif doc["status"] == "skipped":
+            found.append(detect.Finding("path_skipped", "info", doc["error"], ONNX_FIX))
+
+    report("ops", None)
+    try:
+        ops = inventory(exported.model_file, paddle).to_dict()
+    except ValueError as exc:
+        ops = {"error": str(exc)}
+    onnx_ok = any(p["name"] == "onnxruntime" and p["status"] in ("ok", "exceeds") for p in path_docs)
+    found.extend(detect.detect_ops(ops, onnx_converted=onnx_ok))
+
+    model_label = (
+        f"{source.cfg.task}:{source.cfg.model.name}"
+        if source.cfg.task != "custom"
+        else f"custom:{source.cfg.entry}"
+    )
+    rows = []
+    hardware = hardware_label("cpu")
+    for doc in path_docs:
+        rows.append(
+            {
+                "hardware": hardware,
+                "model": model_label,
+                "paddle_version": str(paddle.__version__),
+                "path": doc["name"],
+                "status": doc["status"],
+                "max_diff": doc["max_abs_diff"],
+                "latency_ms": doc["latency_ms"],
+                "run_id": run_dir.name,
+                "step": checkpoint.step,
+                "time": time.time(),
+            }
+        )
+    written = append_rows(store.workspace, rows) if options.write_matrix else []
+    report("done", None)
+    return CompareResult(
+        run_dir=run_dir,
+        checkpoint={
+            "step": checkpoint.step,
+            "path": str(checkpoint.path),
+            "loaded": len(load.loaded),
+            "not_loaded": not load.clean,
+        },
+        export={
+            "dir": str(exported.directory),
+            "reused": exported.reused,
+            "eval_mode": True,
+            "input_spec": exported.manifest.get("input_spec"),
+            "preprocess": identity,
+            "manifest": str(exported.directory / "manifest.json"),
+        },
+        reference=ref_doc,
+        paths=path_docs,
+        findings=found,
+        ops=ops,
+        matrix_rows=written,
+        notes=notes,
+        batch={"size": int(len(batch)), "shape": list(batch.shape), "dtype": str(batch.dtype)},
+    )

@@ -1,0 +1,76 @@
+"""Compare paths: one module per way of running the exported model, each registering itself in :data:`PATHS`.
+
+A path is opened once (its load time and memory are measured around :attr:`ComparePath.open`) and then
+called with preprocessed input batches (numpy in, numpy out). Paths run in :attr:`ComparePath.order`, the
+order of Paddle's precision-tracing procedure (dygraph → ``jit.load`` → predictor with IR optimisation
+off → on → memory optimisation on → ONNX Runtime), so the first path that leaves the tolerance names the
+switch that introduced the difference. Adding a path is one new module here plus its catalog string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from workbench.registry import Registry
+
+Array = np.ndarray[Any, Any]
+
+
+@dataclass
+class PathContext:
+    """What every path may use: Paddle, the dygraph model (eval mode, weights loaded) and the export."""
+
+    paddle: Any
+    model: Any
+    prefix: Path
+    """The export's path prefix (``.../model``; ``model.json`` and ``model.pdiparams`` next to it)."""
+    input_name: str
+    notes: dict[str, Any] = field(default_factory=dict)
+    """Evidence a path leaves for the pitfall detectors (e.g. BatchNorm statistics it moved)."""
+
+
+@dataclass
+class Runner:
+    """An opened path: ``call(batch) -> output`` and an optional ``close()``."""
+
+    call: Callable[[Array], Array]
+    close: Callable[[], None] | None = None
+
+
+@dataclass(frozen=True)
+class ComparePath:
+    """One way of running the model, compared against dygraph eval mode (the reference)."""
+
+    order: int
+    label_key: str
+    """Catalog key of the path's one-line description."""
+    open: Callable[[PathContext], Runner]
+    deliberate: bool = False
+    """Expected to differ (dygraph left in train mode): shown, never a failure."""
+    tolerance: float = 1e-5
+    """Allowed ``max_abs_diff`` per unit of the reference's largest magnitude (at least 1)."""
+    extra: str | None = None
+    """The optional extra that provides it (``onnx``), when it needs one."""
+    modules: tuple[str, ...] = ()
+    """Python modules it needs (checked with ``importlib.util.find_spec``; missing → path skipped)."""
+
+
+PATHS: Registry[ComparePath] = Registry("compare path", "workbench.inference.paths")
+
+
+def first_output(value: Any) -> Any:
+    """The first tensor of a model output (a tuple/list/dict of tensors or one tensor)."""
+    while isinstance(value, tuple | list):
+        value = value[0]
+    if isinstance(value, dict):
+        value = next(iter(value.values()))
+    return value
+
+
+def ordered_paths() -> list[tuple[str, ComparePath]]:
+    return sorted(PATHS.items(), key=lambda item: item[1].order)

@@ -1,0 +1,61 @@
+"""Write a comparison into the run's ``reports/compare-step<N>-<time>.{json,md}``."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from workbench.i18n import t
+from workbench.inference.engine import CompareResult
+from workbench.runs import atomic_write_text
+
+
+def _num(value: object, fmt: str = ".3g") -> str:
+    return format(value, fmt) if isinstance(value, int | float) else "-"
+
+
+def to_markdown(result: CompareResult) -> str:
+    """The comparison as a Markdown document (tables of paths, findings and operators)."""
+    doc = result.to_dict()
+    lines = [
+        f"# {t('inference.report.title', run=result.run_dir.name, step=result.checkpoint['step'])}",
+        "",
+        *[f"- {note}" for note in result.notes],
+        f"- {t('inference.report.batch', size=doc['batch']['size'], shape=str(doc['batch']['shape']))}",
+        "",
+        "| path | status | max abs | max rel | cosine | top-1 | median ms | p90 ms | load s | RSS MiB |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for path in result.paths:
+        key = f"batch_{doc['batch']['size']}"
+        latency = (path.get("latency") or {}).get(key, {})
+        lines.append(
+            f"| {path['name']} | {path['status']} | {_num(path['max_abs_diff'])} | {_num(path['max_rel_diff'])} "
+            f"| {_num(path['cosine'], '.6f')} | {_num(path['top1_agreement'], '.0%')} "
+            f"| {_num(latency.get('median'), '.3f')} | {_num(latency.get('p90'), '.3f')} "
+            f"| {_num(path.get('load_s'), '.3f')} | {_num(path.get('rss_delta_mib'), '.1f')} |"
+        )
+    lines += ["", f"## {t('inference.report.findings')}", ""]
+    for finding in result.findings:
+        lines.append(f"- **{finding.id}** ({finding.severity}): {finding.summary}")
+        if finding.fix:
+            lines.append(f"  - {t('inference.report.fix')}: {finding.fix}")
+        for item in finding.evidence[:20]:
+            lines.append(f"  - `{item}`")
+    ops = result.ops.get("ops") or []
+    lines += ["", f"## {t('inference.report.ops')}", "", "| op | count |", "|---|---|"]
+    lines += [f"| {op['name']} | {op['count']} |" for op in ops]
+    return "\n".join(lines) + "\n"
+
+
+def write_report(result: CompareResult) -> tuple[Path, Path]:
+    folder = result.run_dir / "reports"
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"compare-step{result.checkpoint['step']}-{time.strftime('%Y%m%d-%H%M%S')}"
+    json_path, md_path = folder / f"{stem}.json", folder / f"{stem}.md"
+    atomic_write_text(
+        json_path, json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str) + "\n"
+    )
+    atomic_write_text(md_path, to_markdown(result))
+    return json_path, md_path
