@@ -19,6 +19,7 @@ ENGINE_REGISTRIES: tuple[tuple[str, str], ...] = (
     ("workbench.troubleshoot.signatures", "SIGNATURES"),
     ("workbench.troubleshoot.flows", "FLOWS"),
     ("workbench.attach.parsers", "PARSERS"),
+    ("workbench.inference.paths", "PATHS"),
 )
 """``(package, attribute)`` of each registry: the folder a new entry goes into, and its registry."""
 
