@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
-Sink = Callable[[str], None]
+Sink = Callable[[str], object]
 
 
 class ThreadOutputRouter(io.TextIOBase):
@@ -130,11 +130,19 @@ class FdCapture:
         self._thread.start()
         return self.terminal_fd
 
+    def original_fd(self, fd: int) -> int:
+        """The duplicate of what ``fd`` (1 or 2) was before the capture: where the command's own lines go."""
+        return self._saved[fd]
+
     def add_sink(self, sink: Sink) -> int:
         with self._lock:
             self._next_id += 1
             self._sinks[self._next_id] = sink
             return self._next_id
+
+    def sink_count(self) -> int:
+        with self._lock:
+            return len(self._sinks)
 
     def remove_sink(self, token: int) -> None:
         with self._lock:

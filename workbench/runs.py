@@ -135,23 +135,28 @@ class EventWriter:
         self._pending.append(event.to_dict())
         self.flush()
 
-    def flush(self) -> None:
-        """Write every pending row; on a write error the rows go back to the queue and the error is raised."""
+    def flush(self, *, durable: bool = False) -> None:
+        """Write every pending row (``durable``: and fsync); on a write error the rows go back to the
+        queue and the error is raised."""
         with self._flush_lock:
-            if self._fh.closed:
-                return
-            rows: list[dict[str, Any]] = []
-            pending = self._pending
-            while pending:
-                rows.append(pending.popleft())
-            if not rows:
-                return
+            self._flush_locked(durable)
+
+    def _flush_locked(self, durable: bool = False) -> None:
+        if self._fh.closed:
+            return
+        rows: list[dict[str, Any]] = []
+        pending = self._pending
+        while pending:
+            rows.append(pending.popleft())
+        if rows:
             try:
                 self._fh.write("\n".join(_json_line(row) for row in rows) + "\n")
                 self._fh.flush()
             except OSError:
                 pending.extendleft(reversed(rows))  # nothing is lost; the next flush tries again
                 raise
+        if durable:
+            os.fsync(self._fh.fileno())
 
     def _flusher(self) -> None:
         while not self._closed.wait(FLUSH_INTERVAL_S):
@@ -160,11 +165,16 @@ class EventWriter:
             except OSError as exc:  # e.g. a full disk: keep the rows, retry next time, never die
                 self.last_error = exc
 
-    def close(self) -> None:
+    def close(self, last: Event | None = None) -> None:
+        """Flush and close; ``last`` (a terminal event) is written as the file's last line, atomically
+        with the close, so nothing another thread emits afterwards can land behind it."""
         self._closed.set()
-        self._thread.join(timeout=5)
-        self.flush()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
         with self._flush_lock:
+            if last is not None and not self._fh.closed:
+                self._pending.append(last.to_dict())
+            self._flush_locked()
             self._fh.close()
 
 

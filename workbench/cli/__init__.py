@@ -23,10 +23,26 @@ def _language_from_argv(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console-script entry point."""
+    """Console-script entry point.
+
+    Output goes through :func:`workbench.cli.output.install_pipe_guards` (a reader that closes the pipe
+    early never changes the exit code), and a usage error under ``--json`` is a JSON document too.
+    """
     args = list(sys.argv[1:] if argv is None else argv)
     lang = _language_from_argv(args)
     set_language(lang if lang in ("en", "zh") else None)  # type: ignore[arg-type]
+    import click
+
+    from workbench.cli.output import install_pipe_guards, report_usage_error
     from workbench.cli.root import build_cli
 
-    build_cli().main(args=args, prog_name="paddle-workbench")
+    install_pipe_guards()
+    try:
+        code = build_cli().main(args=args, prog_name="paddle-workbench", standalone_mode=False)
+    except click.ClickException as exc:
+        code = report_usage_error(exc, json_mode="--json" in args)
+    except click.Abort:
+        click.echo("Aborted!", err=True)
+        code = 1
+    sys.stdout.flush()
+    sys.exit(code if isinstance(code, int) else 0)

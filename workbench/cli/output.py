@@ -1,14 +1,26 @@
 """Human and machine output for every command: rich text for people, one JSON document for tools.
 
 With ``--json``, stdout carries exactly one JSON document and human text goes to stderr (DESIGN.md §4).
+
+**A reader that goes away is not an error.** ``train … | head -5``, ``check | head -2``, a ``--json``
+reader that stops early, an SSH session that dropped: every command writes through
+:class:`ClosedPipeGuard` (installed on ``sys.stdout``/``sys.stderr`` by :func:`install_pipe_guards` when
+the CLI starts). The first write that fails with ``EPIPE`` (the reader closed the pipe) or ``EIO`` (the
+terminal hung up) silences that stream for the rest of the process — the descriptor is pointed at
+``/dev/null``, so C-level writers and the interpreter's final flush are silent too — and the command
+carries on and exits with its own verdict. One mechanism for every command, no per-command special cases.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
 import json
 import os
 import sys
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.text import Text
@@ -19,6 +31,126 @@ from workbench.i18n import t
 EXIT_OK = 0
 EXIT_FAILURES = 1
 EXIT_BAD_INPUT = 2
+
+_READER_GONE = (errno.EPIPE, errno.EIO)
+
+
+class ClosedPipeGuard(io.TextIOBase):
+    """A text stream that turns "the reader went away" into silence instead of an exception.
+
+    Wraps a real stream (``target``). :meth:`retarget` points it at another stream for a while (the
+    ``train`` command's terminal while fds 1/2 are captured), :meth:`divert` sends everything to a
+    function instead (after SIGHUP: into the run's ``logs.txt``, never to the dead terminal).
+    """
+
+    def __init__(self, target: TextIO) -> None:
+        super().__init__()
+        self.target = target
+        self.reader_gone = False
+        self._divert: Callable[[str], None] | None = None
+
+    # -- where the text goes ----------------------------------------------------------------------
+
+    def divert(self, sink: Callable[[str], None] | None) -> None:
+        """Send every later write to ``sink`` (``None``: back to the stream)."""
+        self._divert = sink
+
+    @contextlib.contextmanager
+    def retarget(self, target: TextIO) -> Iterator[None]:
+        """Write to ``target`` inside the block (its own "reader gone" state), then to the old stream."""
+        saved = self.target, self.reader_gone
+        self.target, self.reader_gone = target, False
+        try:
+            yield
+        finally:
+            self.flush()
+            self.target, self.reader_gone = saved
+
+    # -- the stream interface ---------------------------------------------------------------------
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        divert = self._divert
+        if divert is not None:
+            with contextlib.suppress(Exception):
+                divert(text)
+        elif not self.reader_gone:
+            try:
+                self.target.write(text)
+            except OSError as exc:
+                self._reader_went_away(exc)
+        return len(text)
+
+    def flush(self) -> None:
+        if self._divert is not None or self.reader_gone:
+            return
+        try:
+            self.target.flush()
+        except OSError as exc:
+            self._reader_went_away(exc)
+        except ValueError:  # the stream was closed under us
+            pass
+
+    def _reader_went_away(self, exc: OSError) -> None:
+        if exc.errno not in _READER_GONE:
+            raise exc
+        self.reader_gone = True
+        # Point the descriptor at /dev/null: C-level writers and the interpreter's final flush of the
+        # buffered text then succeed silently instead of failing again (or printing "Exception ignored").
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            fd = self.target.fileno()
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+        with contextlib.suppress(OSError, ValueError):
+            self.target.flush()  # drops what was buffered into /dev/null
+
+    def isatty(self) -> bool:
+        if self._divert is not None or self.reader_gone:
+            return False
+        try:
+            return self.target.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        return self.target.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.target, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return getattr(self.target, "errors", None)
+
+    @property
+    def buffer(self) -> Any:
+        return self.target.buffer
+
+
+def install_pipe_guards() -> tuple[ClosedPipeGuard, ClosedPipeGuard]:
+    """Wrap ``sys.stdout`` and ``sys.stderr`` in guards (once per process); return both guards."""
+    guards = []
+    for name in ("stdout", "stderr"):
+        current = getattr(sys, name)
+        if not isinstance(current, ClosedPipeGuard):
+            current = ClosedPipeGuard(current)
+            setattr(sys, name, current)
+        guards.append(current)
+    return guards[0], guards[1]
+
+
+def pipe_guard(name: str) -> ClosedPipeGuard | None:
+    """The guard on ``sys.stdout`` / ``sys.stderr`` (``name``), looking through output routers."""
+    stream: Any = getattr(sys, name)
+    for _ in range(4):
+        if isinstance(stream, ClosedPipeGuard):
+            return stream
+        stream = getattr(stream, "fallback", None)
+    return None
 
 
 def human_console(json_mode: bool = False) -> Console:
@@ -32,8 +164,26 @@ def human_console(json_mode: bool = False) -> Console:
 
 
 def emit_json(document: Any) -> None:
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2, default=str) + "\n")
-    sys.stdout.flush()
+    """Write ``document`` as the one JSON document on stdout (silently dropped if the reader left)."""
+    out: Any = pipe_guard("stdout") or sys.stdout
+    out.write(json.dumps(document, ensure_ascii=False, indent=2, default=str) + "\n")
+    out.flush()
+
+
+def report_usage_error(exc: Any, *, json_mode: bool) -> int:
+    """Show a click usage error (bad option, bad ``--workspace``); under ``--json`` also as a document.
+
+    Returns the exit code (2 for bad input). Without ``--json`` this is click's own message and usage.
+    """
+    if not json_mode:
+        exc.show()
+        return int(getattr(exc, "exit_code", EXIT_BAD_INPUT))
+    message = exc.format_message()
+    human_console(True).print(
+        Text.assemble((t("cli.error_prefix"), "bold red"), " ", message), highlight=False
+    )
+    emit_json({"ok": False, "status": "invalid", "errors": [{"message": message}]})
+    return int(getattr(exc, "exit_code", EXIT_BAD_INPUT))
 
 
 def print_issues(console: Console, issues: list[ConfigIssue]) -> None:

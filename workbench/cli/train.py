@@ -6,21 +6,39 @@ runs it on a worker thread. This module follows the job: a rich progress bar on 
 otherwise (``--plain``, a pipe, ``TERM=dumb``, or ``--json``, whose human text goes to stderr), and the
 run folder's path as the last line of human output.
 
+While the run trains, file descriptors 1 and 2 are captured (:mod:`workbench.capture`): whatever Paddle or
+the user's code writes at the C level lands in the run's ``logs.txt``, never raw on the terminal; only
+the command's own lines reach the terminal.
+
+**Stopping.** SIGINT (Ctrl-C), SIGTERM (``kill``, a scheduler's stop) and SIGHUP (the SSH session
+dropped) all ask the run to stop after the current step; it saves a checkpoint, records ``cancelled``
+and the command exits ``128 + signal``: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP). After SIGHUP nothing
+more is written to the dead terminal: the command's own lines go to the run's ``logs.txt``. A second
+Ctrl-C aborts at once (exit 130): the run is recorded ``cancelled`` with every checkpoint committed
+before; the step in progress is lost. A reader that closes the pipe early (``| head``) does not stop
+the run (see :mod:`workbench.cli.output`).
+
+``import paddle`` installs glog's C handler for SIGTERM (and SIGSEGV, SIGABRT, ...), which would print
+"FatalError: Termination signal" and kill the process; Python's ``signal.getsignal`` does not show it.
+The command therefore blocks the stop signals while Paddle is imported and installs its own handlers
+right after (see docs/paddle-notes.md, "Signals").
+
 Exit codes: 0 finished, 1 failed (an exception, a non-finite loss under a ``stop`` policy), 2 bad input,
-130 stopped by Ctrl-C. The first Ctrl-C asks the run to stop after the current step (it saves a
-checkpoint; ``--resume`` continues from it); a second one aborts at once.
+130/143/129 stopped by SIGINT/SIGTERM/SIGHUP.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import math
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+import traceback
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -33,9 +51,11 @@ from workbench.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_FAILURES,
     EXIT_OK,
+    ClosedPipeGuard,
     emit_json,
     human_console,
     is_headless,
+    pipe_guard,
     print_issues,
 )
 from workbench.config import ConfigError
@@ -109,6 +129,12 @@ class ProgressReporter:
         self.update()
         if self._progress is not None:
             self._progress.stop()
+
+    def plain(self) -> None:
+        """Drop the progress bar and continue with plain lines (after SIGHUP, nobody sees the bar)."""
+        if self._progress is not None:
+            progress, self._progress = self._progress, None
+            progress.stop()
 
     def _print(self, text: str) -> None:
         (self._progress.console if self._progress is not None else self.console).print(
@@ -187,56 +213,166 @@ class ProgressReporter:
                 )
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def stop_exit_code(signum: int | None) -> int:
+    """``128 + signal`` for the signal that stopped the run (130 when none is known: Ctrl-C)."""
+    return 128 + int(signum) if signum else EXIT_CANCELLED
+
+
+class StoppedBeforeStart(KeyboardInterrupt):
+    """A stop signal before the run existed: nothing to save, the command just ends."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _StopSignals:
+    """SIGINT, SIGTERM and SIGHUP while ``train`` runs: see the module docstring.
+
+    The handlers only set flags and ask the job to stop (printing from a signal handler can re-enter a
+    half-done write); the follow loop prints the notice. A second SIGINT raises ``KeyboardInterrupt``
+    (abort now); a repeated SIGTERM or SIGHUP changes nothing (the run is already stopping).
+    """
+
+    def __init__(self, command: _TrainCommand) -> None:
+        self.command = command
+        self.first: int | None = None
+        """The signal that asked the run to stop (its exit code is ``128 + first``)."""
+        self.pending: int | None = None
+        self.starting = False
+        self.notice_due = False
+        self.hung_up = False
+        self._previous: dict[int, Any] = {}
+
+    @property
+    def active(self) -> bool:
+        return threading.current_thread() is threading.main_thread()
+
+    def install(self) -> None:
+        """(Re)install the handlers — again after ``import paddle``, which replaces SIGTERM's at the C level."""
+        if not self.active:
+            return
+        for signum in STOP_SIGNALS:
+            previous = signal.signal(signum, self._handle)
+            self._previous.setdefault(signum, previous)
+
+    def restore(self) -> None:
+        for signum, previous in self._previous.items():
+            signal.signal(signum, previous)
+        self._previous.clear()
+
+    @contextlib.contextmanager
+    def blocked(self) -> Iterator[None]:
+        """Hold the stop signals back (they are delivered afterwards, to our handlers)."""
+        if not self.active:
+            yield
+            return
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        if signum == signal.SIGHUP and not self.hung_up:
+            self.hung_up = True
+            self.command.detach_terminal()
+        job = self.command.job
+        if job is None:
+            if self.starting:
+                self.pending = self.pending or signum  # acted on once the run exists
+                return
+            raise StoppedBeforeStart(signum)
+        if job.done:
+            return  # the run has ended: nothing left to stop or abort
+        if self.first is None:
+            self.first = signum
+            job.cancel()
+            self.notice_due = True
+        elif signum == signal.SIGINT:
+            raise KeyboardInterrupt  # a second Ctrl-C: abort now
+
+    def started(self, job: Job) -> None:
+        """The run exists: act on a stop signal that came while it was being started."""
+        self.starting = False
+        if self.pending is not None and self.first is None:
+            self.first = self.pending
+            job.cancel()
+            self.notice_due = True
+
+
 @contextlib.contextmanager
-def _cooperative_sigint(job: Job, console: Console) -> Iterator[None]:
-    """First Ctrl-C: stop after the current step (a checkpoint is saved); second: abort now."""
+def _stop_signals_ignored() -> Iterator[None]:
+    """No further stop signal while the final lines of an aborted run are written."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.getsignal(signal.SIGINT)
-
-    def handler(signum: int, frame: FrameType | None) -> None:
-        if job.cancel_event.is_set():
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            raise KeyboardInterrupt
-        job.cancel()
-        console.print(t("training.cli.stopping"), highlight=False, markup=False)
-
-    signal.signal(signal.SIGINT, handler)
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in STOP_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 @contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """No further Ctrl-C while the final lines of an aborted run are written."""
-    if threading.current_thread() is not threading.main_thread():
+def _captured_fds() -> Iterator[None]:
+    """Capture fds 1 and 2 for the run's log while the command's own lines still reach the terminal.
+
+    Only under the real command line (the output guards are installed by :func:`workbench.cli.main`).
+    Captured text that no run takes into its ``logs.txt`` (Paddle's import messages, before the run
+    exists) is echoed to stderr, so nothing is lost.
+    """
+    out_guard, err_guard = pipe_guard("stdout"), pipe_guard("stderr")
+    if out_guard is None or err_guard is None or threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from workbench.capture import start_process_capture, stop_process_capture
+
+    capture = start_process_capture()
+
+    def echo(text: str) -> None:
+        if capture.sink_count() <= 1:  # this one: no run is taking the text
+            err_guard.write(text)
+
     try:
-        yield
+        out = _terminal_stream(capture.original_fd(1), out_guard)
+        err = _terminal_stream(capture.original_fd(2), err_guard)
+        with out_guard.retarget(out), err_guard.retarget(err):
+            token = capture.add_sink(echo)
+            try:
+                yield
+            finally:
+                capture.sync()
+                capture.remove_sink(token)
     finally:
-        signal.signal(signal.SIGINT, previous)
+        stop_process_capture()
 
 
-@contextlib.contextmanager
-def _stdout_to_stderr(active: bool) -> Iterator[None]:
-    """With ``--json``, stdout carries one JSON document: send C-level writes to fd 1 to stderr meanwhile."""
-    if not active:
-        yield
-        return
-    sys.stdout.flush()
-    saved = os.dup(1)
-    os.dup2(2, 1)
-    try:
-        yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
+def _terminal_stream(fd: int, like: ClosedPipeGuard) -> Any:
+    """A line-buffered text stream on ``fd`` (a duplicate the capture keeps), encoded like ``like``."""
+    raw = open(fd, "wb", closefd=False)  # noqa: SIM115 - the capture closes the fd itself
+    return io.TextIOWrapper(raw, encoding=like.encoding, errors=like.errors or "strict", line_buffering=True)
+
+
+def _hard_exit(code: int) -> None:
+    """Exit without interpreter shutdown: the training thread is still inside a Paddle kernel.
+
+    Ending the interpreter normally kills such a daemon thread on its way back into Python, which aborts
+    the whole process (``terminate called without an active exception``, exit 134). Everything worth
+    keeping is written by now.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
+
+
+def _drop(text: str) -> None:
+    """Where output goes after SIGHUP before a run exists: nowhere."""
 
 
 def _final_metrics(job: Job) -> dict[str, Any]:
@@ -279,6 +415,17 @@ class _TrainCommand:
         self.plan: TrainingPlan | None = None
         self.job: Job | None = None
         self.reporter: ProgressReporter | None = None
+        self.signals = _StopSignals(self)
+
+    def detach_terminal(self) -> None:
+        """SIGHUP: the terminal is gone. Our lines go to the run's ``logs.txt`` from now on (or nowhere
+        before the run exists); nothing more is written to the dead terminal."""
+        handle = getattr(self.job, "handle", None)
+        sink: Callable[[str], None] = handle.write_log if handle is not None else _drop
+        for name in ("stdout", "stderr"):
+            guard = pipe_guard(name)
+            if guard is not None:
+                guard.divert(sink)
 
     def notify(self, message: str) -> None:
         self.console.print(message, highlight=False, markup=False)
@@ -308,54 +455,96 @@ class _TrainCommand:
         if plan.resume is not None:
             self.notify(t("training.cli.resuming", run=str(plan.resume.run_dir), step=plan.resume.step))
         self.notify(t("training.cli.loading_paddle"))
-        failure = self._start(plan)
-        if failure is not None:
-            # After _stdout_to_stderr: the JSON document must reach the real stdout.
-            return _messages_only(self.console, self.json_mode, failure)
-        job = self.job
-        assert job is not None
-        with _stdout_to_stderr(self.json_mode):
+        with _captured_fds():
+            failure = self._start(plan)
+            if failure is not None:
+                return _messages_only(self.console, self.json_mode, failure)
+            job = self.job
+            assert job is not None
             self.notify(t("runs.run_dir", path=str(job.run_dir)))
             start_step = plan.resume.step if plan.resume is not None else 0
             self.reporter = ProgressReporter(
                 job, self.console, cfg.train.steps, start_step, rich_bar=self.rich_bar
             )
-            with _cooperative_sigint(job, self.console), self.reporter:
+            with self.reporter:
                 while not job.wait(POLL_S):
+                    self._tell_stopping()
                     self.reporter.update()
+                self._tell_stopping()
         return self._report(config, job, job.status)
+
+    def _tell_stopping(self) -> None:
+        """Print the notice for a stop signal (the handler itself only sets flags)."""
+        signals = self.signals
+        if signals.hung_up and self.reporter is not None:
+            self.reporter.plain()  # the bar's redraws would only fill the log
+        if not signals.notice_due:
+            return
+        signals.notice_due = False
+        if signals.first == signal.SIGINT:
+            self.notify(t("training.cli.stopping"))
+        else:
+            name = signal.Signals(signals.first).name if signals.first else "?"
+            self.notify(t("training.cli.stopping_signal", signal=name))
 
     def _start(self, plan: TrainingPlan) -> list[str] | None:
         """Import Paddle and start the run; the messages to show when that is impossible."""
         from workbench.training import PrepareError, start_training
+        from workbench.training.runtime import import_paddle
 
-        with _stdout_to_stderr(self.json_mode):
-            try:
-                self.job = start_training(plan, self.store)
-            except PrepareError as exc:
-                return exc.messages
-            except ImportError as exc:  # start_training reports these itself; a last line of defence
-                return [
-                    t(
-                        "training.paddle.not_importable",
-                        error=f"{type(exc).__name__}: {exc}",
-                        version=DEFAULT_PADDLE_VERSION,
-                    )
-                ]
-            except OSError as exc:
-                return [t("training.cli.start_failed", error=str(exc))]
+        self.signals.starting = True
+        with self.signals.blocked():
+            # Paddle's import replaces SIGTERM's handler at the C level (glog): ours go back on top
+            # before any stop signal is delivered. A failing import is reported by start_training.
+            with contextlib.suppress(Exception):
+                import_paddle()
+            self.signals.install()
+        try:
+            self.job = start_training(plan, self.store)
+        except PrepareError as exc:
+            return exc.messages
+        except ImportError as exc:  # start_training reports these itself; a last line of defence
+            return [
+                t(
+                    "training.paddle.not_importable",
+                    error=f"{type(exc).__name__}: {exc}",
+                    version=DEFAULT_PADDLE_VERSION,
+                )
+            ]
+        except OSError as exc:
+            return [t("training.cli.start_failed", error=str(exc))]
+        finally:
+            self.signals.starting = False
+        self.signals.started(self.job)
         return None
 
-    def aborted(self, config: Path) -> int:
-        """A second Ctrl-C (or one before the run began): exit 130, the run folder last."""
+    def aborted(self, config: Path, signum: int | None = None) -> int:
+        """A second Ctrl-C (or a stop signal before the run began): the run folder last; the exit code."""
         job = self.job
         if job is None:
             if self.json_mode:
                 emit_json({"run_dir": None, "status": "cancelled", "errors": []})
-            return EXIT_CANCELLED
+            return stop_exit_code(signum)
+        abandon = getattr(job, "abandon", None)
+        if abandon is not None:
+            abandon()  # record "cancelled" now: the step in progress may never end
         last_step = job.metrics.last_step.get(0)
         self.notify(t("training.cli.aborted", step=last_step if last_step is not None else "-"))
         return self._report(config, job, "cancelled", announce=False)
+
+    def unexpected(self, exc: BaseException) -> int:
+        """A bug in this command while the run trains: record the run, show the error, exit 1."""
+        abandon = getattr(self.job, "abandon", None)
+        if abandon is not None:
+            abandon()
+        _print_error(self.console, f"{type(exc).__name__}: {exc}")
+        traceback.print_exc()
+        return EXIT_FAILURES
+
+    @property
+    def worker_alive(self) -> bool:
+        thread = getattr(self.job, "thread", None)
+        return bool(thread is not None and thread.is_alive())
 
     def _report(self, config: Path, job: Job, status: str, *, announce: bool = True) -> int:
         plan, reporter = self.plan, self.reporter
@@ -390,11 +579,12 @@ class _TrainCommand:
                     ),
                     "duration_s": summary.get("duration_s"),
                     "notices": plan.notices,
+                    "stop_signal": signal.Signals(self.signals.first).name if self.signals.first else None,
                 }
             )
         # The run folder is the last line of human output, alone, so scripts can `tail -n 1` it.
         self.console.print(str(job.run_dir), highlight=False, markup=False, soft_wrap=True)
-        return {"finished": EXIT_OK, "failed": EXIT_FAILURES}.get(status, EXIT_CANCELLED)
+        return {"finished": EXIT_OK, "failed": EXIT_FAILURES}.get(status, stop_exit_code(self.signals.first))
 
     def _announce(
         self, config: Path, job: Job, final: dict[str, Any], last_step: int | None, checkpoint: str | None
@@ -450,13 +640,25 @@ def train_command() -> click.Command:
         command = _TrainCommand(
             human_console(json_mode), RunStore(getattr(root, "workspace", None)), json_mode, rich_bar
         )
+        command.signals.install()
         try:
             code = command.run(config, overrides, resume)
-        except KeyboardInterrupt:
-            # The second Ctrl-C (the first one asks the run to stop after its step), or one before the
-            # run started: not click's "Aborted!" and exit 1.
-            with _sigint_ignored():
-                code = command.aborted(config)
+        except KeyboardInterrupt as exc:
+            # The second Ctrl-C (the first one asks the run to stop after its step), or a stop signal
+            # before the run started: not click's "Aborted!" and exit 1.
+            with _stop_signals_ignored():
+                code = command.aborted(config, getattr(exc, "signum", signal.SIGINT))
+        except Exception as exc:  # noqa: BLE001 - never leave the run "running" behind a traceback
+            with _stop_signals_ignored():
+                code = command.unexpected(exc)
+        finally:
+            command.signals.restore()
+        if command.worker_alive:
+            thread = getattr(command.job, "thread", None)
+            if thread is not None and command.job is not None and command.job.done:
+                thread.join(timeout=5)  # its last bookkeeping after the terminal event
+            if command.worker_alive:
+                _hard_exit(code)
         ctx.exit(code)
 
     return train

@@ -63,6 +63,14 @@ class JobContext:
             return self.step_in_progress
         return self.last_step
 
+    def flush(self) -> None:
+        """Write every sample logged so far to ``events.jsonl`` and fsync it.
+
+        The training loop calls this before it commits a checkpoint: the steps a checkpoint holds are
+        then always in the run's history, even after a ``kill -9`` right after the commit.
+        """
+        self._writer.flush(durable=True)
+
     def emit(self, event: Event) -> None:
         """Record a lifecycle event (checkpoint saved, alert raised) and publish it at once."""
         self._writer.emit(event)

@@ -36,6 +36,8 @@ class InProcessJob(Job):
             on_event=self._on_ctx_event,
         )
         self._fn = fn
+        self._end_lock = threading.Lock()
+        self._ended = False
         self.thread = threading.Thread(target=self._main, name=f"job:{handle.run_id}", daemon=True)
 
     @property
@@ -99,15 +101,35 @@ class InProcessJob(Job):
             return RunCancelled(step=self.ctx.last_step)
         return RunFinished(step=self.ctx.last_step, summary=dict(summary or {}))
 
+    def abandon(self) -> Event:
+        """Record the run as cancelled *now*, without waiting for the worker thread; the terminal event.
+
+        For a process about to exit while its step is still running (a second Ctrl-C): the metrics logged
+        so far and every committed checkpoint stay, the step in progress is lost, and the run folder says
+        ``cancelled`` instead of being left ``running``. If the run ended on its own first, that stands.
+        """
+        self._finish(RunCancelled(step=self.ctx.last_step))
+        result = self.result
+        assert result is not None
+        return result
+
     def _finish(self, terminal: Event) -> None:
         """Write the terminal event and close the run; publish it even if the disk writes fail.
 
         The writer is closed (every pending sample flushed) before the event is published, so whoever
         waits on the job finds events.jsonl complete; a full disk must still never leave the job
-        "running" forever for the UI and for ``wait()``.
+        "running" forever for the UI and for ``wait()``. Only the first call (the job's own end, or
+        :meth:`abandon`) writes anything.
         """
+        with self._end_lock:
+            if self._ended:
+                return
+            self._ended = True
+            self._write_terminal(terminal)
+
+    def _write_terminal(self, terminal: Event) -> None:
         try:
-            self.handle.writer.emit(terminal)
+            self.handle.writer.close(last=terminal)
             self.handle.update_state(terminal)
             self.handle.close()
         except Exception as exc:  # noqa: BLE001

@@ -407,6 +407,9 @@ class TrainingLoop:
             "preprocess": preprocess_identity(self.cfg),
             "loss": json_safe_float(self.last_loss) if self.last_loss is not None else None,
         }
+        # The history first: a kill right after the commit must not leave the checkpoint's own step (or
+        # any step before it) missing from events.jsonl, or a resumed run's history would have a gap.
+        self.ctx.flush()
         info = self.checkpoints.save(step, writers, meta)
         self.last_checkpoint = info
         self.ctx.emit(CheckpointSaved(step=step, path=str(info.path)))

@@ -227,6 +227,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "stopping after the current step and saving a checkpoint (Ctrl-C again to abort now)…",
         "将在当前步结束后停止并保存检查点（再按一次 Ctrl-C 立即中止）…",
     ),
+    "training.cli.stopping_signal": (
+        "{signal} received: stopping after the current step and saving a checkpoint…",
+        "收到 {signal}：将在当前步结束后停止并保存检查点…",
+    ),
     "training.cli.finished": (
         "finished in {seconds} s at step {step}: {metrics}",
         "训练完成，用时 {seconds} 秒，共 {step} 步：{metrics}",

@@ -1,0 +1,273 @@
+"""How a ``train`` process ends when the world around it does: signals, closed pipes, kills.
+
+Real ``paddle-workbench train`` subprocesses with real Paddle on a tiny custom model (a few ms a step),
+each stopped the way production stops processes: SIGTERM (``kill``, a scheduler), SIGHUP (an SSH session
+that dropped), two quick Ctrl-Cs, a reader that closes the pipe (``| head``). Each must end with a
+checkpoint, a final status in ``state.json`` and ``events.jsonl``, and the documented exit code.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from workbench.training.checkpoints import CheckpointStore
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(importlib.util.find_spec("paddle") is None, reason="Paddle is not installed"),
+]
+
+ENTRY = """
+import os
+import time
+
+import numpy as np
+import paddle
+from workbench.training import TrainParts
+
+
+class Points(paddle.io.Dataset):
+    def __len__(self):
+        return 64
+
+    def __getitem__(self, i):
+        return np.full([4], i % 2, dtype="float32"), np.int64(i % 2)
+
+
+def build(cfg):
+    model = paddle.nn.Linear(4, 2)
+    opt = paddle.optimizer.SGD(0.1, parameters=model.parameters())
+    calls = [0]
+    heavy_from = cfg.options.get("heavy_from", 0)
+    big = paddle.randn([4000, 4000]) if heavy_from else None
+
+    def loss(outputs, labels):
+        calls[0] += 1
+        if calls[0] == 1:
+            # C-level writes, a screen clear among them: they must land in logs.txt, not on the terminal.
+            os.write(1, b"\\x1b[2JC-LEVEL-STDOUT\\n")
+            os.write(2, b"C-LEVEL-STDERR\\n")
+            print("PY-PRINT", flush=True)
+        if heavy_from and calls[0] >= heavy_from:
+            print("HEAVY", calls[0], flush=True)
+            float(paddle.matmul(big, big)[0, 0])  # ~1 s inside a Paddle kernel (GIL released)
+        return paddle.nn.functional.cross_entropy(outputs, labels)
+
+    return TrainParts(model=model, optimizer=opt, train_data=Points(), loss=loss)
+"""
+
+CONFIG = """\
+task: custom
+entry: lifecycle_entry:build
+options: {{heavy_from: {heavy_from}}}
+train: {{steps: {steps}, batch_size: 8}}
+checkpoint: {{every: {every}}}
+eval: {{every: 0}}
+export: {{enabled: false}}
+alerts: {{hang_after_s: 600}}
+"""
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("lifecycle")
+    (folder / "lifecycle_entry.py").write_text(ENTRY)
+    return folder
+
+
+def _config(project: Path, name: str, *, steps: int = 100_000, every: int = 5, heavy_from: int = 0) -> Path:
+    path = project / f"{name}.yaml"
+    path.write_text(CONFIG.format(steps=steps, every=every, heavy_from=heavy_from))
+    return path
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = dict(os.environ, HOME=str(tmp_path / "home"), GLOG_minloglevel="2", PADDLE_WORKBENCH_LANG="en")
+    env.pop("PADDLE_WORKBENCH_INJECT", None)
+    return env
+
+
+def _argv(tmp_path: Path, config: Path, *extra: str) -> list[str]:
+    ws = tmp_path / "ws"
+    return [sys.executable, "-m", "workbench", "--workspace", str(ws), "train", str(config), *extra]
+
+
+@pytest.fixture
+def spawn(tmp_path: Path, project: Path) -> Iterator[Callable[..., subprocess.Popen[str]]]:
+    """Start ``train`` in the project folder; every process started is killed if a test leaves it."""
+    procs: list[subprocess.Popen[str]] = []
+
+    def start(config: Path, *extra: str, **kwargs: Any) -> subprocess.Popen[str]:
+        kwargs.setdefault("stdout", subprocess.PIPE)
+        kwargs.setdefault("stderr", subprocess.PIPE)
+        proc = subprocess.Popen(
+            _argv(tmp_path, config, *extra), text=True, env=_env(tmp_path), cwd=project, **kwargs
+        )
+        procs.append(proc)
+        return proc
+
+    yield start
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+def _run_dir(tmp_path: Path) -> Path:
+    [run_dir] = list((tmp_path / "ws" / "runs").iterdir())
+    return run_dir
+
+
+def _wait_until(proc: subprocess.Popen[str], tmp_path: Path, ready: Callable[[Path], bool]) -> Path:
+    """Poll the run folder until ``ready(run_dir)``; fail (with the output) if the process ends first."""
+    deadline = time.monotonic() + 180
+    runs = tmp_path / "ws" / "runs"
+    while time.monotonic() < deadline:
+        found = list(runs.iterdir()) if runs.is_dir() else []
+        if found and ready(found[0]):
+            return found[0]
+        if proc.poll() is not None:
+            pytest.fail(f"train ended early ({proc.returncode}): {proc.communicate()}")
+        time.sleep(0.05)
+    pytest.fail("the run never got there")
+
+
+def _rows(run_dir: Path) -> list[dict[str, Any]]:
+    text = (run_dir / "events.jsonl").read_text()
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _checkpointed(run_dir: Path) -> bool:
+    return (run_dir / "events.jsonl").exists() and any(
+        row["type"] == "checkpoint_saved" for row in _rows(run_dir)
+    )
+
+
+def _logs(run_dir: Path) -> str:
+    path = run_dir / "logs.txt"
+    return path.read_text(errors="replace") if path.exists() else ""
+
+
+def _assert_ended(run_dir: Path, status: str) -> dict[str, Any]:
+    """``state.json`` and the last line of ``events.jsonl`` agree on a final status; return the state."""
+    state = json.loads((run_dir / "state.json").read_text())
+    assert state["status"] == status, state
+    last = _rows(run_dir)[-1]
+    assert last["type"] == {"cancelled": "run_cancelled", "finished": "run_finished"}[status], last
+    return state
+
+
+@pytest.mark.parametrize(
+    ("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)], ids=["SIGTERM", "SIGHUP"]
+)
+def test_sigterm_and_sighup_stop_after_the_step_with_a_checkpoint(
+    tmp_path: Path, project: Path, spawn: Callable[..., subprocess.Popen[str]], signum: int, code: int
+) -> None:
+    proc = spawn(_config(project, "stop"), "--plain")
+    run_dir = _wait_until(proc, tmp_path, _checkpointed)
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, (out, err)
+    assert "FatalError" not in err and "Traceback" not in out + err  # not Paddle's C++ SIGTERM dump
+    state = _assert_ended(run_dir, "cancelled")
+    stopped = _rows(run_dir)[-1]["step"]
+    assert stopped == state["last_step"] and stopped > 0
+    # The step it stopped at is checkpointed and verifies: --resume continues from there.
+    latest = CheckpointStore(run_dir / "checkpoints").latest_valid()
+    assert latest is not None and latest.step == stopped
+    name = signal.Signals(signum).name
+    if signum == signal.SIGHUP:
+        # The terminal is gone: the rest of the command's lines went to the run's log instead.
+        assert f"stopped at step {stopped}" not in out
+        logs = _logs(run_dir)
+        assert f"{name} received" in logs and f"stopped at step {stopped}" in logs
+        assert logs.rstrip().splitlines()[-1] == str(run_dir)
+    else:
+        assert f"{name} received" in out and f"stopped at step {stopped}" in out
+        assert out.strip().splitlines()[-1] == str(run_dir)
+
+
+def test_two_quick_ctrl_c_abort_with_130_and_a_recorded_status(
+    tmp_path: Path, project: Path, spawn: Callable[..., subprocess.Popen[str]]
+) -> None:
+    """The second Ctrl-C lands while the training thread is inside a ~1 s Paddle kernel."""
+    proc = spawn(_config(project, "abort", every=1, heavy_from=3), "--plain", "--json")
+    run_dir = _wait_until(proc, tmp_path, lambda run: "HEAVY" in _logs(run))
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, (out, err)
+    assert "terminate called" not in err and "Traceback" not in err
+    document = json.loads(out)
+    assert document["status"] == "cancelled" and document["run_dir"] == str(run_dir)
+    assert "aborted at step" in err and err.strip().splitlines()[-1] == str(run_dir)
+    _assert_ended(run_dir, "cancelled")
+    # Every checkpoint committed before the abort stays and verifies.
+    latest = CheckpointStore(run_dir / "checkpoints").latest_valid()
+    assert latest is not None and latest.step >= 2
+
+
+@pytest.mark.parametrize(
+    ("mode", "reader"),
+    [("--plain", ["head", "-3"]), ("--json", ["head", "-c", "0"])],
+    ids=["plain-head-3", "json-reader-gone"],
+)
+def test_a_reader_that_closes_the_pipe_does_not_stop_the_run(
+    tmp_path: Path,
+    project: Path,
+    spawn: Callable[..., subprocess.Popen[str]],
+    mode: str,
+    reader: list[str],
+) -> None:
+    """``train … | head -3`` (closes mid-run), ``train --json`` whose reader left before the document:
+    the run trains on, ends ``finished`` with its checkpoint, and the command exits by that status (0)."""
+    proc = spawn(_config(project, "piped", steps=400, every=100), mode, stderr=subprocess.DEVNULL)
+    head = subprocess.Popen(reader, stdin=proc.stdout, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    proc.stdout.close()  # head alone reads the pipe now; when it exits, the pipe is closed
+    shown, _ = head.communicate(timeout=180)
+    assert proc.wait(timeout=180) == 0
+    assert len(shown.splitlines()) == (3 if mode == "--plain" else 0)
+    run_dir = _run_dir(tmp_path)
+    _assert_ended(run_dir, "finished")
+    latest = CheckpointStore(run_dir / "checkpoints").latest_valid()
+    assert latest is not None and latest.step == 400
+
+
+def test_c_level_output_of_the_users_code_goes_to_the_log_not_the_terminal(
+    tmp_path: Path, project: Path, spawn: Callable[..., subprocess.Popen[str]]
+) -> None:
+    proc = spawn(_config(project, "noisy", steps=10, every=5), "--plain")
+    out, err = proc.communicate(timeout=180)
+    assert proc.returncode == 0, (out, err)
+    for text in (out, err):
+        assert "\x1b[2J" not in text and "C-LEVEL" not in text and "PY-PRINT" not in text
+    logs = _logs(_run_dir(tmp_path))
+    assert "C-LEVEL-STDOUT" in logs and "C-LEVEL-STDERR" in logs and "PY-PRINT" in logs
+    assert out.strip().splitlines()[-1] == str(_run_dir(tmp_path))
+
+
+def test_check_piped_into_head_exits_with_its_own_verdict(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    argv = [sys.executable, "-m", "workbench", "--workspace", str(tmp_path / "ws"), "check"]
+    full = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=180)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    head = subprocess.Popen(["head", "-2"], stdin=proc.stdout, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    head.communicate(timeout=180)
+    err = proc.stderr.read()
+    assert proc.wait(timeout=180) == full.returncode, err
+    assert "BrokenPipeError" not in err and "Exception ignored" not in err
