@@ -271,3 +271,29 @@ def test_check_piped_into_head_exits_with_its_own_verdict(tmp_path: Path) -> Non
     err = proc.stderr.read()
     assert proc.wait(timeout=180) == full.returncode, err
     assert "BrokenPipeError" not in err and "Exception ignored" not in err
+
+
+def test_a_checkpoints_steps_are_in_the_history_before_it_is_committed(
+    tmp_path: Path, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """kill -9 right after a commit must not leave the checkpoint's step out of ``events.jsonl``."""
+    import workbench.runs as runs_module
+    from workbench.runs import RunStore
+    from workbench.training import prepare_training, start_training
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(runs_module, "FLUSH_INTERVAL_S", 3600.0)  # no background flush to hide a gap
+    on_disk_at_commit: dict[int, set[int]] = {}
+    commit = CheckpointStore._commit
+
+    def spy(self: CheckpointStore, tmp: Path, step: int) -> Path:
+        rows = _rows(self.directory.parent)
+        on_disk_at_commit[step] = {row["step"] for row in rows if row["type"] == "metrics"}
+        return commit(self, tmp, step)
+
+    monkeypatch.setattr(CheckpointStore, "_commit", spy)
+    store = RunStore(tmp_path / "ws")
+    plan = prepare_training(_config(project, "history", steps=10, every=5), store=store, environ={})
+    job = start_training(plan, store)
+    assert job.wait(120) and job.status == "finished", job.result
+    assert on_disk_at_commit == {5: set(range(1, 6)), 10: set(range(1, 11))}

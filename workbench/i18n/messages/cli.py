@@ -65,8 +65,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.validate.summary": ("{count} problem(s) found.", "共发现 {count} 个问题。"),
     "cli.runs.help": ("List the runs of the workspace.", "列出工作区中的运行。"),
     "cli.train.help": (
-        "Train from a config (single card, in process), with seeds, logs and atomic checkpoints.",
-        "按配置训练（单卡、进程内），固定随机种子，保存日志与原子检查点。",
+        "Train from a config (single card, in process), with seeds, logs and atomic checkpoints.\n\n"
+        "Ctrl-C, SIGTERM and SIGHUP stop after the current step with a checkpoint; a second Ctrl-C "
+        "aborts at once.\n\n"
+        "Exit codes: 0 finished, 1 failed, 2 bad input, 130 stopped by Ctrl-C (SIGINT), 143 stopped by "
+        "SIGTERM, 129 stopped by SIGHUP.",
+        "按配置训练（单卡、进程内），固定随机种子，保存日志与原子检查点。\n\n"
+        "Ctrl-C、SIGTERM 和 SIGHUP 会在当前步结束后保存检查点并停止；再按一次 Ctrl-C 立即中止。\n\n"
+        "退出码：0 完成，1 失败，2 输入有误，130 被 Ctrl-C（SIGINT）停止，143 被 SIGTERM 停止，"
+        "129 被 SIGHUP 停止。",
     ),
     "cli.check.help": (
         "Check that Paddle works on this machine, with a fix for each problem.",
