@@ -185,9 +185,7 @@ class WorkbenchApp(App[int]):
             return
         run_dir = self.store.resolve(str(run_ref))
         if run_dir is None:
-            self.notify(
-                t("runs.not_found", ref=str(run_ref), workspace=str(self.workspace)), severity="error"
-            )
+            self.notify(self.store.miss_message(str(run_ref)), severity="error")
             return
         job = self.live_jobs.get(run_dir.name) or self._attached.get(run_dir.name)
         if job is not None:

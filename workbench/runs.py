@@ -451,6 +451,14 @@ class RunStore:
         found = self.candidates(ref)
         return found[0] if len(found) == 1 else None
 
+    def miss_message(self, ref: str) -> str:
+        """Why :meth:`resolve` found nothing: no run matches ``ref``, or several do (named)."""
+        found = self.candidates(ref)
+        if len(found) > 1:
+            shown = ", ".join(d.name for d in found[:10]) + (", …" if len(found) > 10 else "")
+            return t("runs.ambiguous", ref=ref, count=len(found), runs=shown)
+        return t("runs.not_found", ref=ref, workspace=str(self.workspace))
+
     def list(self) -> list[RunSummary]:
         return [summarize(d) for d in self.run_dirs()]
 

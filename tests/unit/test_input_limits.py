@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -142,3 +144,25 @@ def test_an_empty_resume_is_refused(tmp_path: Path, ref: str) -> None:
     with pytest.raises(PrepareError) as info:
         prepare_training(_write(tmp_path, HEAD), resume=ref, store=RunStore(tmp_path / "ws"), environ={})
     assert "--resume needs a value" in info.value.messages[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (_laughs(9), "aliases expand to"),
+        (HEAD + "options:\n  x: " + "[" * 300 + "]" * 300 + "\n", "levels deep"),
+    ],
+)
+def test_validate_refuses_bombs_and_depth_with_exit_2(
+    tmp_path: Path, subprocess_env: dict[str, str], text: str, expected: str
+) -> None:
+    path = _write(tmp_path, text)
+    result = subprocess.run(
+        [sys.executable, "-m", "workbench", "validate", str(path)],
+        capture_output=True,
+        text=True,
+        env=subprocess_env,
+        timeout=60,
+    )
+    assert result.returncode == 2 and expected in result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr

@@ -147,13 +147,10 @@ def find_resume_point(ref: str, store: RunStore, run_name_: str) -> ResumePoint:
         raise PrepareError(
             [t("training.resume.no_latest", name=run_name_, workspace=str(store.workspace)), *skipped]
         )
-    found = store.candidates(str(path) if path.is_dir() else ref)
-    if len(found) > 1:
-        shown = [d.name for d in found[:10]]
-        raise PrepareError([t("runs.ambiguous", ref=ref, count=len(found), runs=", ".join(shown))])
-    if not found:
-        raise PrepareError([t("runs.not_found", ref=ref, workspace=str(store.workspace))])
-    run_dir = found[0]
+    found = store.resolve(str(path) if path.is_dir() else ref)
+    if found is None:
+        raise PrepareError([store.miss_message(ref)])
+    run_dir = found
     seen: set[Path] = set()
     current: Path | None = run_dir
     while current is not None and current.resolve() not in seen:
