@@ -115,6 +115,8 @@ def test_failure_step_is_consistent_and_a_run_without_run_yaml_resumes(tmp_path:
     assert resumed.returncode == 0, (resumed.stdout, resumed.stderr)
     assert "resuming its checkpoint with the settings of" in resumed.stdout
     assert "step 4" in resumed.stdout  # the newest checkpoint before the failure
+    new_run = Path(resumed.stdout.strip().splitlines()[-1])
+    assert "resuming its checkpoint with the settings of" in (new_run / "logs.txt").read_text()
 
 
 def test_a_seed_near_the_top_of_paddles_range_trains(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ or the run folder cannot be created. Each raises :class:`PrepareError` with the 
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from workbench.envcheck.wheels import DEFAULT_PADDLE_VERSION
@@ -68,10 +69,16 @@ def start_training(plan: TrainingPlan, store: RunStore) -> InProcessJob:
 
     fingerprint = run_fingerprint(plan, paddle, device)
     try:
-        return start_in_process(
+        started = start_in_process(
             store, plan.name, job, config=plan.cfg.model_dump(mode="json"), fingerprint=fingerprint
         )
     except OSError as exc:  # a full disk, a read-only workspace, a file where a folder should be
         raise PrepareError(
             [t("training.workspace.create_failed", workspace=str(store.workspace), error=os_error_text(exc))]
         ) from None
+    # What the user was told before the run began (a skipped corrupt checkpoint, changed settings,
+    # injected faults) stays with the run, not only on a terminal that may be gone.
+    with contextlib.suppress(OSError):
+        for notice in plan.notices:
+            started.handle.write_log(f"workbench: {notice}\n")
+    return started
