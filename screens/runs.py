@@ -113,6 +113,8 @@ class RunsScreen(WorkbenchScreen):
             t("ui.runs.detail.status", status=t(f"status.{brief.summary.status}")),
             t("ui.runs.detail.kind", kind=t(f"runs.kind.{brief.summary.kind}")),
         ]
+        if brief.summary.damaged:
+            lines.append(t("runs.damaged.line", run=brief.summary.run_id, reason=brief.summary.damaged))
         if brief.latest:
             values = ", ".join(f"{k}={v:.4g}" for k, v in sorted(brief.latest.items()))
             lines.append(t("ui.runs.detail.latest", values=values))
