@@ -162,8 +162,10 @@ def test_classification_paths_agree_and_train_mode_is_shown(runs: Runs) -> None:
     assert ops["conv2d"] == 2 and "matmul" in ops and not result.ops["missing_kernels"]
     # The matrix gained one CPU row per path.
     rows = [r for r in read_rows(runs.store.workspace) if r["run_id"] == runs.cls.name]
-    assert {r["path"] for r in rows} >= {p["name"] for p in result.paths}
+    assert {r["path"] for r in rows} == {p["name"] for p in result.paths if p["status"] != "skipped"}
     assert all(r["hardware"].startswith("cpu") for r in rows)
+    gpu = _path(result, "predictor_gpu")  # this machine has no CUDA device: listed, skipped, said why
+    assert gpu["status"] == "skipped" and "no CUDA device" in gpu["error"]
     assert to_csv(rows).splitlines()[0].startswith("hardware,model,paddle_version,path,status")
     assert json.loads(to_json(rows))["rows"]
 
@@ -297,8 +299,20 @@ def test_truncated_weights_and_a_changed_export_are_bad_input(runs: Runs, tmp_pa
     assert res.exit_code == 2 and "does not verify" in res.output and "Traceback" not in res.output
     # An export whose manifest no longer verifies (a file changed after export).
     good = [c for c in store.committed() if c.step != newest.step][-1]
-    res = _cli(runs, str(run), "--checkpoint", str(good.step), "--no-onnx", "--repeats", "1")
+    csv_out = tmp_path / "matrix.csv"
+    res = _cli(
+        runs,
+        str(run),
+        "--checkpoint",
+        str(good.step),
+        "--no-onnx",
+        "--repeats",
+        "1",
+        "--matrix-out",
+        str(csv_out),
+    )
     assert res.exit_code == 0, res.output
+    assert csv_out.read_text().startswith("hardware,model,paddle_version,path,status,max_diff,latency_ms")
     params = run / "export" / f"step-{good.step}" / "model.pdiparams"
     params.write_bytes(params.read_bytes()[:-8])
     res = _cli(runs, str(run), "--checkpoint", str(good.step), "--no-onnx")

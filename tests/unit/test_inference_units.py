@@ -24,6 +24,7 @@ def test_every_path_module_registers_and_the_order_is_the_guides() -> None:
         "predictor_ir_off",
         "predictor_ir_on",
         "predictor_memory_optim",
+        "predictor_gpu",
         "onnxruntime",
     ]
     assert [name for name, path in ordered_paths() if path.deliberate] == ["dygraph_train"]

@@ -8,6 +8,8 @@ export, a missing optional extra) — always a message with the fix, never a tra
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 from rich.table import Table
 from rich.text import Text
@@ -34,6 +36,12 @@ def compare_command() -> click.Command:
     )
     @click.option("--onnx/--no-onnx", default=None, help=t("inference.cli.opt.onnx"))
     @click.option("--path", "paths", multiple=True, help=t("inference.cli.opt.path"))
+    @click.option(
+        "--matrix-out",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help=t("inference.cli.opt.matrix_out"),
+    )
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
     @click.pass_context
     def compare(
@@ -44,6 +52,7 @@ def compare_command() -> click.Command:
         batch_size: int | None,
         onnx: bool | None,
         paths: tuple[str, ...],
+        matrix_out: Path | None,
         json_mode: bool,
     ) -> None:
         from workbench.inference import CompareInputError, CompareOptions, run_comparison
@@ -73,6 +82,18 @@ def compare_command() -> click.Command:
                 )
             ctx.exit(EXIT_BAD_INPUT)
         json_path, md_path = write_report(result)
+        if matrix_out is not None:
+            from workbench.inference.matrix import read_rows, to_csv, to_json
+
+            rows = read_rows(store.workspace)
+            text = to_json(rows) if matrix_out.suffix.lower() == ".json" else to_csv(rows)
+            try:
+                matrix_out.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                console.print(
+                    t("inference.cli.matrix_out_failed", path=str(matrix_out), error=str(exc)), markup=False
+                )
+                ctx.exit(EXIT_BAD_INPUT)
         doc = result.to_dict()
         doc["reports"] = {"json": str(json_path), "markdown": str(md_path)}
         console.print(

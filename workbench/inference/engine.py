@@ -121,6 +121,15 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _accelerator_name(paddle: Any, device: str) -> str | None:
+    if device != "gpu":
+        return None
+    try:
+        return str(paddle.device.cuda.get_device_name(0))
+    except Exception:  # noqa: BLE001 - a name is nice to have, never a reason to fail
+        return None
+
+
 def _select_paths(options: CompareOptions) -> list[tuple[str, ComparePath, str | None]]:
     """``(name, path, skip reason or None)`` in the guide's order."""
     chosen = []
@@ -252,7 +261,11 @@ def run_comparison(
             "within_tolerance": None,
             "status": "skipped" if skip else "ok",
         }
+        if not skip and path.unavailable is not None:
+            skip = path.unavailable(paddle)
+        doc["device"] = path.device
         if skip:
+            doc["status"] = "skipped"
             doc["error"] = skip
             path_docs.append(doc)
             continue
@@ -327,7 +340,8 @@ def run_comparison(
                 )
             )
         elif doc["status"] == "skipped":
-            found.append(detect.Finding("path_skipped", "info", doc["error"], ONNX_FIX))
+            fix = ONNX_FIX if doc["name"] == "onnxruntime" else ""
+            found.append(detect.Finding("path_skipped", "info", f"{doc['name']}: {doc['error']}", fix))
 
     report("ops", None)
     try:
@@ -343,11 +357,12 @@ def run_comparison(
         else f"custom:{source.cfg.entry}"
     )
     rows = []
-    hardware = hardware_label("cpu")
     for doc in path_docs:
+        if doc["status"] == "skipped":
+            continue  # not measured here: no row
         rows.append(
             {
-                "hardware": hardware,
+                "hardware": hardware_label(doc["device"], _accelerator_name(paddle, doc["device"])),
                 "model": model_label,
                 "paddle_version": str(paddle.__version__),
                 "path": doc["name"],

@@ -36,8 +36,10 @@ def matrix_path(workspace: Path) -> Path:
     return Path(workspace) / MATRIX_FILE
 
 
-def hardware_label(device: str = "cpu") -> str:
-    """``cpu: <processor> (<n> cores)`` — what a row was measured on."""
+def hardware_label(device: str = "cpu", accelerator: str | None = None) -> str:
+    """``cpu: <processor> (<n> cores)`` or ``gpu: <device name>`` — what a row was measured on."""
+    if device != "cpu":
+        return f"{device}: {accelerator or '?'}"
     name = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as fh:

@@ -92,6 +92,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Paddle Inference predictor, IR and memory optimisation on",
         "Paddle Inference 预测器，开启 IR 与显存/内存优化",
     ),
+    "inference.path.predictor_gpu": (
+        "Paddle Inference predictor on GPU 0, IR optimisation on",
+        "Paddle Inference 预测器，GPU 0，开启 IR 优化",
+    ),
+    "inference.path.no_gpu": (
+        "skipped: Paddle sees no CUDA device on this machine",
+        "已跳过：Paddle 在本机没有检测到 CUDA 设备",
+    ),
     "inference.path.onnxruntime": (
         "paddle2onnx export run by ONNX Runtime (CPU)",
         "paddle2onnx 转换后由 ONNX Runtime（CPU）运行",
@@ -267,6 +275,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "batch size (default: the run's train.batch_size)",
         "批大小（默认：运行的 train.batch_size）",
     ),
+    "inference.cli.opt.matrix_out": (
+        "also write the workspace's whole matrix to FILE (.csv, or .json)",
+        "同时把工作区的整个矩阵写入 FILE（.csv 或 .json）",
+    ),
+    "inference.cli.matrix_out_failed": ("cannot write {path}: {error}", "无法写入 {path}：{error}"),
     "inference.cli.progress": ("comparing: {stage} {path}", "比较中：{stage} {path}"),
     "inference.cli.header": ("run {run}, checkpoint step {step}", "运行 {run}，检查点第 {step} 步"),
     "inference.cli.col.path": ("path", "路径"),

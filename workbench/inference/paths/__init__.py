@@ -58,6 +58,10 @@ class ComparePath:
     """The optional extra that provides it (``onnx``), when it needs one."""
     modules: tuple[str, ...] = ()
     """Python modules it needs (checked with ``importlib.util.find_spec``; missing → path skipped)."""
+    unavailable: Callable[[Any], str | None] | None = None
+    """``unavailable(paddle)`` → why this machine cannot run the path (it is then skipped), or ``None``."""
+    device: str = "cpu"
+    """The device type the path runs on (the matrix row's hardware)."""
 
 
 PATHS: Registry[ComparePath] = Registry("compare path", "workbench.inference.paths")

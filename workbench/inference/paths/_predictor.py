@@ -9,11 +9,14 @@ import numpy as np
 from workbench.inference.paths import Array, PathContext, Runner
 
 
-def open_predictor(ctx: PathContext, *, ir_optim: bool, memory_optim: bool) -> Runner:
+def open_predictor(ctx: PathContext, *, ir_optim: bool, memory_optim: bool, gpu: bool = False) -> Runner:
     inference: Any = ctx.paddle.inference
     prefix = ctx.prefix
     config = inference.Config(str(prefix.with_suffix(".json")), str(prefix.with_suffix(".pdiparams")))
-    config.disable_gpu()
+    if gpu:
+        config.enable_use_gpu(256, 0)  # initial pool MB, device 0
+    else:
+        config.disable_gpu()
     config.switch_ir_optim(ir_optim)
     if memory_optim:
         # Paddle 3.3.1 with a PIR program: enable_memory_optim() alone fails at create_predictor with
