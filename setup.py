@@ -11,4 +11,9 @@ def _mapped(folder: str) -> list[str]:
     return [f"workbench.{name}" for name in find_packages(include=[folder, f"{folder}.*"])]
 
 
-setup(packages=find_packages(include=["workbench", "workbench.*"]) + _mapped("screens") + _mapped("themes"))
+setup(
+    packages=find_packages(include=["workbench", "workbench.*"])
+    + _mapped("screens")
+    + _mapped("themes")
+    + _mapped("sample_configs")
+)

@@ -8,12 +8,11 @@ the header shows "Paddle: loading…" until then.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
-from textual import on, work
+from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
@@ -24,22 +23,22 @@ from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
 from workbench.i18n import t
-from workbench.runner import AttachedRun, Job, attach
+from workbench.runner import AttachedRun, Job
 from workbench.runs import RunStore
 from workbench.screens.base import help_rows
 from workbench.screens.commands import WorkbenchCommands, WorkbenchThemes
 from workbench.screens.dialogs import ConfirmScreen, ErrorScreen, HelpScreen, TooSmallScreen
+from workbench.screens.jobs import RunsAndJobs
 from workbench.screens.modes import ordered_modes
+from workbench.screens.workers import Requests, worker_title
 from workbench.themes import load_theme_specs, resolve_theme_name, stylesheet_path
 from workbench.themes.depth import ReducedColors
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-MAX_ATTACHED = 4  # past / external runs kept in memory for quick reopening
-QUIT_WAIT_S = 15.0  # a stopping run finishes its step and writes a checkpoint first
 MAX_MODE_KEYS = 9  # modes beyond the ninth are reached from the palette only
 
 
-class WorkbenchApp(App[int]):
+class WorkbenchApp(RunsAndJobs, App[int]):
     """Paddle Workbench."""
 
     CSS_PATH = str(stylesheet_path())
@@ -61,6 +60,7 @@ class WorkbenchApp(App[int]):
         seed_demo: bool = False,
         driver_class: Any = None,
         preview_colors: str | None = None,
+        env_checks: Any = None,
     ) -> None:
         # NO_COLOR: Textual's own handling turns colours into greys unless the theme is "ANSI"; asking
         # for ANSI colours makes it strip them instead, so the terminal's own colours show.
@@ -78,6 +78,9 @@ class WorkbenchApp(App[int]):
         self.monitor_target: Job | None = None
         self.live_jobs: dict[str, Job] = {}
         self._attached: dict[str, AttachedRun] = {}
+        self.env_checks = env_checks  # what the Environment screen runs (None: the real checks)
+        self.requests = Requests()
+        self.stop_reports: list[str] = []  # printed by run_tui after the terminal is restored
         self.theme_problems: list[str] = []
         self._requested_theme = theme_name
         self._too_small_shown = False
@@ -146,109 +149,6 @@ class WorkbenchApp(App[int]):
             parts.append(paddle)
         self.sub_title = "  ·  ".join(parts)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="paddle")
-    def _load_paddle(self) -> None:
-        """Import Paddle off the UI thread (2-3 s, ~290 MB); the first frame never waits for it."""
-        from workbench.training.runtime import import_paddle
-
-        try:
-            paddle = import_paddle()
-            version = str(getattr(paddle, "__version__", "?"))
-            state = "ready"
-        except Exception:  # noqa: BLE001 - any import failure means "not usable here"
-            version, state = "", "missing"
-        self.call_from_thread(self._paddle_loaded, state, version)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="demo")
-    def _seed_demo(self) -> None:
-        """Give an empty demo workspace a finished and a failed run (real jobs, ~1 s)."""
-        from workbench.demo import seed_demo_workspace
-
-        if seed_demo_workspace(self.store):
-            self.call_from_thread(self._refresh_runs_screen)
-
-    def _refresh_runs_screen(self) -> None:
-        refresh = getattr(self.screen, "refresh_runs", None)
-        if callable(refresh):
-            refresh()
-
-    def _paddle_loaded(self, state: str, version: str) -> None:
-        self.paddle_state, self.paddle_version = state, version
-        self.update_subtitle()
-
-    # -- runs ------------------------------------------------------------------------------------
-
-    def open_in_monitor(self, run_ref: str | Path | Job) -> None:
-        """Show a live job, or a past / externally written run (attached), in the monitor."""
-        if isinstance(run_ref, Job):
-            self._show_in_monitor(run_ref)
-            return
-        run_dir = self.store.resolve(str(run_ref))
-        if run_dir is None:
-            self.notify(self.store.miss_message(str(run_ref)), severity="error")
-            return
-        job = self.live_jobs.get(run_dir.name) or self._attached.get(run_dir.name)
-        if job is not None:
-            self._show_in_monitor(job)
-        else:
-            self._attach_run(run_dir)  # reading a long run's history takes a while: never on the UI thread
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="attach")
-    def _attach_run(self, run_dir: Path) -> None:
-        job = attach(run_dir)
-        self.call_from_thread(self._attached_ready, job)
-
-    def _attached_ready(self, job: AttachedRun) -> None:
-        self._attached[job.run_id] = job
-        while len(self._attached) > MAX_ATTACHED:  # keep a few recent ones; stop following the rest
-            oldest = next(iter(self._attached))
-            if self._attached[oldest] is self.monitor_target:
-                break
-            self._attached.pop(oldest).detach()
-        self._show_in_monitor(job)
-
-    def _show_in_monitor(self, job: Job) -> None:
-        self.monitor_target = job
-        self.update_subtitle()
-        self.switch_mode("monitor")
-
-    def start_job(self, job_factory: Any, *, open_monitor: bool = True) -> Job:
-        """Start a job through the engine (``job_factory(store) -> Job``) and follow it."""
-        job: Job = job_factory(self.store)
-        self.live_jobs[job.run_id] = job
-        if open_monitor:
-            self.open_in_monitor(job)
-        return job
-
-    def ask_train_config(self) -> None:
-        """Pick a training config (sample configs offered) and train it in process, like ``train``."""
-        from workbench.screens.dialogs import TrainConfigScreen
-
-        samples = sorted(str(p) for p in Path("sample_configs").glob("train_*.yaml"))
-        self.push_screen(TrainConfigScreen(samples), self._train_chosen)
-
-    def _train_chosen(self, config: str | None) -> None:
-        if config:
-            self.notify(t("ui.train.preparing", config=config))
-            self.train_config(config)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="train")
-    def train_config(self, config: str) -> None:
-        """Validate (and generate demo data), then start the run: the same engine calls as the CLI."""
-        from workbench.config import ConfigError
-        from workbench.datasets.layouts import DatasetError
-        from workbench.training import PrepareError, prepare_training, start_training
-
-        try:
-            plan = prepare_training(config, store=self.store)
-            job = start_training(plan, self.store)
-        except (ConfigError, DatasetError, PrepareError) as exc:
-            # Bad input is a located message list, never a traceback (each error's str lists them all).
-            title = t("ui.train.invalid", config=config)
-            self.call_from_thread(self.push_screen, ErrorScreen(title, str(exc)))
-            return
-        self.call_from_thread(self.start_job, lambda _store: job)
-
     # -- global behaviour ------------------------------------------------------------------------
 
     @on(Worker.StateChanged)
@@ -257,7 +157,7 @@ class WorkbenchApp(App[int]):
         if event.state is WorkerState.ERROR and event.worker.error is not None:
             error = event.worker.error
             self.push_screen(
-                ErrorScreen(t("ui.error.worker", name=event.worker.name), f"{type(error).__name__}: {error}")
+                ErrorScreen(t("ui.error.worker", name=worker_title(event.worker)), f"{type(error).__name__}: {error}")
             )
 
     def on_resize(self, event: Resize) -> None:
@@ -347,18 +247,3 @@ class WorkbenchApp(App[int]):
         self.push_screen(
             ConfirmScreen(t("ui.quit.title"), t("ui.quit.running", runs=names)), self._quit_confirmed
         )
-
-    def _quit_confirmed(self, confirmed: bool | None) -> None:
-        if confirmed:
-            self.notify(t("ui.quit.stopping"))
-            self._stop_jobs_and_exit()
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="quit")
-    def _stop_jobs_and_exit(self) -> None:
-        """Stop the runs cooperatively (they checkpoint), bounded so quitting never hangs."""
-        for job in self.live_jobs.values():
-            job.cancel()
-        deadline = time.monotonic() + QUIT_WAIT_S
-        for job in self.live_jobs.values():
-            job.wait(max(0.0, deadline - time.monotonic()))
-        self.call_from_thread(self.exit, 0)

@@ -153,8 +153,4 @@ class WorkbenchScreen(LocalizedBindingsMixin, Screen[None]):
 
     @on(Worker.StateChanged)
     def _forward_worker_failure(self, event: Worker.StateChanged) -> None:
-        report = getattr(self.app, "report_worker_error", None)
-        if callable(report):
-            report(event)
-        elif event.worker.error is not None:  # hosted by another app (a test harness): still visible
-            self.notify(f"{type(event.worker.error).__name__}: {event.worker.error}", severity="error")
+        self.wb.report_worker_error(event)

@@ -21,65 +21,64 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
-from textual.worker import Worker, WorkerState
 
 from workbench.envcheck import (
     DEFAULT_PROBES,
     DEFAULT_RULES,
+    DEFAULT_TIMEOUT_S,
     STATUSES,
     CheckReport,
     Facts,
     Finding,
     Probe,
     ProbeContext,
-    ProbeResult,
     Rule,
     SystemMonitor,
-    SystemSnapshot,
     markdown_report,
     run_checks,
 )
-from workbench.envcheck.report import STATUS_ICONS, summary_line
+from workbench.envcheck.report import summary_line
+from workbench.formatting import STATUS_ICONS
 from workbench.i18n import t
 from workbench.screens.base import WorkbenchScreen
+from workbench.screens.formatting import STATUS_VARIABLE
+from workbench.screens.workers import (
+    ChecksFinished,
+    FindingArrived,
+    ProbeFinished,
+    ReportExported,
+    SystemSampled,
+)
 
-DEFAULT_TIMEOUT_S = 120.0
 REFRESH_S = 3.0
 LOW_BANDWIDTH_REFRESH_S = 10.0
 FACTS_PREVIEW_CHARS = 4000
-# Fallback colours when the app has no theme variables (a bare test app).
-_STATUS_COLORS = {"pass": "green", "warn": "yellow", "fail": "red", "skip": "grey50", "running": "cyan"}
-_THEME_VARIABLES = {
-    "pass": "status-pass",
-    "warn": "status-warn",
-    "fail": "status-fail",
-    "running": "status-running",
-}
 
 
 @dataclass
-class FindingArrived(Message):
-    """A check finished (posted from the worker thread; ``generation`` drops stale runs' findings)."""
+class EnvChecks:
+    """What the Environment screen runs; ``WorkbenchApp(env_checks=...)`` swaps it (tests use fakes)."""
 
-    finding: Finding
-    generation: int
-
-
-@dataclass
-class ProbeFinished(Message):
-    result: ProbeResult
-    generation: int
-
-
-@dataclass
-class SystemSampled(Message):
-    snapshot: SystemSnapshot
+    probes: Sequence[Probe] = DEFAULT_PROBES
+    rules: Sequence[Rule] = DEFAULT_RULES
+    context_factory: Callable[[Path], ProbeContext] | None = None
+    monitor: SystemMonitor | None = None
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    refresh_s: float | None = None
+    autostart: bool = True
 
 
 class EnvScreen(WorkbenchScreen):
     """Every check with its verdict; the detail pane shows the evidence and the fix."""
+
+    DEFAULT_CSS = """
+    EnvScreen #env-status { height: 1; padding: 0 1; }
+    EnvScreen #env-body { height: 1fr; }
+    EnvScreen #env-table { width: 3fr; height: 1fr; }
+    EnvScreen #env-detail { width: 2fr; height: 1fr; }
+    EnvScreen #env-system { height: auto; max-height: 4; padding: 0 1; }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rerun_selected", "envscreen.key.rerun"),
@@ -88,33 +87,22 @@ class EnvScreen(WorkbenchScreen):
         Binding("c", "copy", "envscreen.key.copy"),
     ]
 
-    def __init__(
-        self,
-        *,
-        probes: Sequence[Probe] | None = None,
-        rules: Sequence[Rule] | None = None,
-        context_factory: Callable[[Path], ProbeContext] | None = None,
-        monitor: SystemMonitor | None = None,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
-        refresh_s: float | None = None,
-        autostart: bool = True,
-    ) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self._probes = tuple(probes) if probes is not None else DEFAULT_PROBES
-        self._rules = tuple(rules) if rules is not None else DEFAULT_RULES
-        self._context_factory = context_factory or (lambda workspace: ProbeContext(workspace=workspace))
-        self._monitor = monitor
-        self._timeout_s = timeout_s
-        self._refresh_s = refresh_s
-        self._autostart = autostart
         self._findings: dict[str, Finding] = {}
         self._facts = Facts()
-        self._generation = 0
         self._cancel = threading.Event()
         self._running = False
-        self._worker: Worker[CheckReport] | None = None
         self._started = time.time()
         self._duration_s = 0.0
+
+    @property
+    def checks(self) -> EnvChecks:
+        return self.wb.env_checks if self.wb.env_checks is not None else DEFAULT_CHECKS
+
+    @property
+    def _rules(self) -> Sequence[Rule]:
+        return tuple(self.checks.rules)
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -135,12 +123,11 @@ class EnvScreen(WorkbenchScreen):
         table.add_column(t("envcheck.col.summary"), key="summary")
         for rule in self._rules:
             table.add_row(self._status_cell("pending"), rule.title, Text(""), key=rule.id)
-        refresh = self._refresh_s or (
-            LOW_BANDWIDTH_REFRESH_S if getattr(self.app, "low_bandwidth", False) else REFRESH_S
-        )
+        refresh = self.checks.refresh_s or (LOW_BANDWIDTH_REFRESH_S if self.wb.low_bandwidth else REFRESH_S)
+        self._monitor = self.checks.monitor or SystemMonitor()
         self._sample_system()
         self.set_interval(refresh, self._sample_system)
-        if self._autostart:
+        if self.checks.autostart:
             self.action_rerun_all()
 
     def on_unmount(self) -> None:
@@ -162,18 +149,20 @@ class EnvScreen(WorkbenchScreen):
         self._start([rule_id], full=False)
 
     def action_export(self) -> None:
-        self._export(self._report())
+        self._export(self._report(), copied=False)
 
     def action_copy(self) -> None:
-        self.app.copy_to_clipboard(markdown_report(self._report()))
-        self.notify(t("envscreen.copied"))
+        """Copy through the terminal (OSC 52) and also save the file: the copy may be dropped silently."""
+        report = self._report()
+        self.app.copy_to_clipboard(markdown_report(report))
+        self._export(report, copied=True)
 
     # -- running checks --------------------------------------------------------------------------
 
     def _start(self, rule_ids: list[str], *, full: bool) -> None:
         self._cancel.set()  # a previous run (if any) stops and kills its children
         self._cancel = threading.Event()
-        self._generation += 1
+        request = self.wb.requests.new("envcheck")  # older runs' findings are dropped from now on
         self._running = True
         self._started = time.time()
         if full:
@@ -183,32 +172,34 @@ class EnvScreen(WorkbenchScreen):
         for rule_id in rule_ids:
             table.update_cell(rule_id, "status", self._status_cell("running"))
         self._set_status(t("envscreen.running", done=0, total=len(rule_ids)))
-        self._worker = self._run(self._generation, self._cancel, None if full else rule_ids)
+        self._run(request, self._cancel, None if full else rule_ids)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="envcheck", name="envcheck")
-    def _run(self, generation: int, cancel: threading.Event, only: list[str] | None) -> CheckReport:
-        workspace = Path(getattr(self.app, "workspace", None) or ".paddle-workbench")
-        return run_checks(
-            probes=self._probes,
-            rules=self._rules,
-            context=self._context_factory(workspace),
+    @work(thread=True, exclusive=True, exit_on_error=False, group="envcheck", description="worker.envcheck")
+    def _run(self, request: int, cancel: threading.Event, only: list[str] | None) -> None:
+        checks = self.checks
+        factory = checks.context_factory or (lambda workspace: ProbeContext(workspace=workspace))
+        report = run_checks(
+            probes=checks.probes,
+            rules=checks.rules,
+            context=factory(self.wb.workspace),
             only=only,
-            timeout_s=self._timeout_s,
+            timeout_s=checks.timeout_s,
             cancel=cancel,
-            on_finding=lambda finding: self.post_message(FindingArrived(finding, generation)),
-            on_probe=lambda result: self.post_message(ProbeFinished(result, generation)),
+            on_finding=lambda finding: self.post_message(FindingArrived(finding=finding, request=request)),
+            on_probe=lambda result: self.post_message(ProbeFinished(result=result, request=request)),
         )
+        self.post_message(ChecksFinished(duration_s=report.duration_s, request=request))
 
     @on(ProbeFinished)
     def _probe_finished(self, message: ProbeFinished) -> None:
-        if message.generation == self._generation:
+        if self.wb.requests.is_current(message) and message.result is not None:
             self._facts = self._facts.with_result(message.result)
 
     @on(FindingArrived)
     def _finding_arrived(self, message: FindingArrived) -> None:
-        if message.generation != self._generation:
-            return
         finding = message.finding
+        if not self.wb.requests.is_current(message) or finding is None:
+            return
         self._findings[finding.id] = finding
         table = self.query_one(DataTable)
         table.update_cell(finding.id, "status", self._status_cell(finding.status))
@@ -219,18 +210,12 @@ class EnvScreen(WorkbenchScreen):
         if finding.id == self._selected_id():
             self._show_detail(finding.id)
 
-    @on(Worker.StateChanged)
-    def _worker_changed(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        if worker is self._worker:
-            if event.state is WorkerState.SUCCESS and isinstance(worker.result, CheckReport):
-                self._running = False
-                self._duration_s = worker.result.duration_s
-                self._set_status(summary_line(self._report()))
-            elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
-                self._running = False
-        if event.state is WorkerState.SUCCESS and worker.group == "envcheck-export":
-            self.notify(t("envscreen.exported", path=str(worker.result)))
+    @on(ChecksFinished)
+    def _checks_finished(self, message: ChecksFinished) -> None:
+        if self.wb.requests.is_current(message):
+            self._running = False
+            self._duration_s = message.duration_s
+            self._set_status(summary_line(self._report()))
 
     # -- export ----------------------------------------------------------------------------------
 
@@ -238,25 +223,40 @@ class EnvScreen(WorkbenchScreen):
         findings = [self._findings[r.id] for r in self._rules if r.id in self._findings]
         return CheckReport(findings, self._facts, self._started, self._duration_s, rules=self._rules)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="envcheck-export")
-    def _export(self, report: CheckReport) -> Path:
-        workspace = Path(getattr(self.app, "workspace", None) or ".paddle-workbench")
-        path = workspace / "reports" / f"env-check-{time.strftime('%Y%m%d-%H%M%S')}.md"
+    @work(
+        thread=True, exclusive=True, exit_on_error=False, group="envcheck-export", description="worker.export"
+    )
+    def _export(self, report: CheckReport, *, copied: bool) -> None:
+        path = self.wb.workspace / "reports" / f"env-check-{time.strftime('%Y%m%d-%H%M%S')}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(markdown_report(report), encoding="utf-8")
-        return path
+        self.post_message(
+            ReportExported(path=path, note="copied" if copied else "", partial=len(report.not_run))
+        )
+
+    @on(ReportExported)
+    def _exported(self, message: ReportExported) -> None:
+        path = str(message.path)
+        if message.note == "copied":
+            self.notify(t("envscreen.copied_osc52", path=path), timeout=10)
+        else:
+            self.notify(t("envscreen.exported", path=path))
+        if message.partial:
+            self.notify(t("envscreen.exported_partial", count=message.partial), severity="warning")
 
     # -- system panel ----------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="envcheck-system")
+    @work(
+        thread=True, exclusive=True, exit_on_error=False, group="envcheck-system", description="worker.system"
+    )
     def _sample_system(self) -> None:
-        if self._monitor is None:
-            self._monitor = SystemMonitor()
-        self.post_message(SystemSampled(self._monitor.sample()))
+        self.post_message(SystemSampled(snapshot=self._monitor.sample()))
 
     @on(SystemSampled)
     def _system_sampled(self, message: SystemSampled) -> None:
         snap = message.snapshot
+        if snap is None:
+            return
         parts = [
             t("envscreen.system.cpu", percent=f"{snap.cpu_percent:.0f}", count=snap.cpu_count),
             t(
@@ -322,11 +322,12 @@ class EnvScreen(WorkbenchScreen):
 
     def _status_cell(self, status: str) -> Text:
         label = t(f"status.{status}") if status in STATUSES else t(f"envscreen.{status}_short")
-        color = _STATUS_COLORS.get(status, "")
-        variable = getattr(self.app, "theme_variable", None)
-        if callable(variable) and status in _THEME_VARIABLES:
-            color = str(variable(_THEME_VARIABLES[status], color))
+        variable = STATUS_VARIABLE.get(status)
+        color = self.wb.theme_variable(variable) if variable else "dim"
         return Text(f"{STATUS_ICONS.get(status, '·')} {label}", style=color)
 
     def _set_status(self, text: str) -> None:
         self.query_one("#env-status", Static).update(text)
+
+
+DEFAULT_CHECKS = EnvChecks()

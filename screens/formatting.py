@@ -1,21 +1,21 @@
-"""Small display helpers shared by screens (status icons, times) — presentation only."""
+"""Display helpers for screens: the engine's one set of formatters, plus Rich styling and colours."""
 
 from __future__ import annotations
 
-import time
-
 from rich.text import Text
 
-from workbench.i18n import t
+from workbench.formatting import STATUS_ICONS, format_duration, format_time, format_value, status_label
 
-STATUS_ICONS = {
-    "running": "▶",
-    "paused": "⏸",
-    "finished": "✔",
-    "failed": "✖",
-    "cancelled": "■",
-    "interrupted": "⚠",
-}
+__all__ = [
+    "STATUS_ICONS",
+    "STATUS_VARIABLE",
+    "format_duration",
+    "format_time",
+    "format_value",
+    "status_text",
+]
+
+# The theme variable that colours each status.
 STATUS_VARIABLE = {
     "running": "status-running",
     "paused": "status-warn",
@@ -23,20 +23,11 @@ STATUS_VARIABLE = {
     "failed": "status-fail",
     "cancelled": "status-warn",
     "interrupted": "status-warn",
+    "pass": "status-pass",
+    "warn": "status-warn",
+    "fail": "status-fail",
 }
 
 
 def status_text(status: str, color: str) -> Text:
-    return Text(f"{STATUS_ICONS.get(status, '?')} {t(f'status.{status}')}", style=color)
-
-
-def format_time(ts: float | None) -> str:
-    return time.strftime("%m-%d %H:%M:%S", time.localtime(ts)) if ts else t("common.none")
-
-
-def format_value(value: float) -> str:
-    if value != value:  # NaN
-        return "nan"
-    if abs(value) >= 1e5 or (value != 0 and abs(value) < 1e-3):
-        return f"{value:.3e}"
-    return f"{value:.4f}"
+    return Text(status_label(status), style=color)

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from rich.table import Table
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -32,6 +32,7 @@ from workbench.screens.base import WorkbenchScreen
 from workbench.screens.dialogs import RunPickerScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_value, status_text
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
+from workbench.screens.workers import OverlayLoaded
 
 LOG_READ_LIMIT = 256_000
 PROGRESS_CELLS = 24
@@ -49,6 +50,44 @@ def progress_bar(done: int, total: int, cells: int = PROGRESS_CELLS) -> str:
     return "█" * filled + "░" * (cells - filled)
 
 
+class EtaClock:
+    """Training speed measured on an *active* clock that stands still while the run is paused.
+
+    Pausing neither counts toward the rate (so the ETA does not jump after resume) nor runs the ETA
+    down while nothing trains: paused, the estimate stays where it was.
+    """
+
+    def __init__(self, window: int = 30) -> None:
+        self._points: deque[tuple[float, int]] = deque(maxlen=window)
+        self._paused_s = 0.0
+        self._last_now: float | None = None
+        self._was_paused = False
+
+    def clear(self) -> None:
+        self._points.clear()
+        self._paused_s = 0.0
+        self._last_now = None
+        self._was_paused = False
+
+    def observe(self, now: float, step: int | None, paused: bool) -> None:
+        if self._last_now is not None and (paused or self._was_paused):
+            self._paused_s += now - self._last_now  # the time since the last look was spent paused
+        self._last_now, self._was_paused = now, paused
+        if step is None or paused:
+            return
+        active = now - self._paused_s
+        if not self._points or step > self._points[-1][1]:
+            self._points.append((active, step))
+
+    def remaining_s(self, step: int, total: int) -> float | None:
+        if len(self._points) < 2:
+            return None
+        (t0, s0), (t1, s1) = self._points[0], self._points[-1]
+        if s1 <= s0 or t1 <= t0:
+            return None
+        return (total - step) / ((s1 - s0) / (t1 - t0))
+
+
 def format_eta(seconds: float) -> str:
     seconds = int(max(0, seconds))
     hours, rest = divmod(seconds, 3600)
@@ -56,6 +95,16 @@ def format_eta(seconds: float) -> str:
 
 
 class MonitorScreen(WorkbenchScreen):
+    DEFAULT_CSS = """
+    MonitorScreen #monitor-title { height: 1; padding: 0 1; }
+    MonitorScreen #monitor-main { height: 1fr; min-height: 8; }
+    MonitorScreen #monitor-plot { width: 1fr; }
+    MonitorScreen #monitor-side { width: 30%; min-width: 26; max-width: 48; }
+    MonitorScreen #monitor-events { margin-top: 1; }
+    MonitorScreen #monitor-failure { height: auto; max-height: 30%; }
+    MonitorScreen #monitor-log { height: 20%; min-height: 3; }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "stop", "ui.key.stop"),
         Binding("p", "pause", "ui.key.pause"),
@@ -79,7 +128,8 @@ class MonitorScreen(WorkbenchScreen):
         self.plot_interval_s = PLOT_INTERVAL_S
         self._log_offset = 0
         self._log_partial = b""
-        self._rate: deque[tuple[float, int]] = deque(maxlen=30)
+        self._eta = EtaClock()
+        self._controls_for: tuple[object, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -96,7 +146,8 @@ class MonitorScreen(WorkbenchScreen):
 
     def on_mount(self) -> None:
         self.query_one("#monitor-failure").display = False
-        self.query_one(BraillePlot).empty_text = t("ui.monitor.no_data")
+        self.query_one("#monitor-side").display = False  # no metrics yet: the plot takes the width
+        self.query_one(BraillePlot).empty_text = t("ui.monitor.no_run_selected")
         interval = 1.0 if self.wb.low_bandwidth else 0.5
         if self.wb.low_bandwidth:
             self.plot_interval_s = 2.0
@@ -113,13 +164,23 @@ class MonitorScreen(WorkbenchScreen):
     # -- following a job ------------------------------------------------------------------------
 
     def _follow(self, job: Job | None) -> None:
+        if self.overlay is not None and job is not None and self.job is not None:
+            # The overlay was chosen against the previous run's axes: a new run starts clean.
+            self.notify(t("ui.monitor.overlay_cleared", run=self.overlay[0]))
+            self.overlay = None
         self.job = job
         self._seen_data = self._seen_view = ()
         self._log_offset = 0
         self._log_partial = b""
-        self._rate.clear()
+        self._eta.clear()
+        if job is not None and self.x_axis == "samples" and _batch_size(job.config) is None:
+            self.x_axis = "step"
         self.query_one(Log).clear()
         self.query_one("#monitor-failure").display = False
+        self.query_one(BraillePlot).empty_text = t(
+            "ui.monitor.no_data" if job is not None else "ui.monitor.no_run_selected"
+        )
+        self.refresh_bindings()
 
     def metric_names(self) -> list[str]:
         if self.job is None:
@@ -141,8 +202,12 @@ class MonitorScreen(WorkbenchScreen):
         if job is None:
             return
         last = job.metrics.last_step.get(0)
-        if last is not None and not job.done:
-            self._rate.append((time.monotonic(), last))
+        if not job.done:
+            self._eta.observe(time.monotonic(), last, job.paused)
+        controls = (job.done, job.paused)
+        if controls != self._controls_for:
+            self._controls_for = controls
+            self.refresh_bindings()  # s / p / c only while the run can take them
         data = (job.metrics.samples, len(job.lifecycle), job.paused)
         view = (self.metric_index, self.x_axis, id(self.overlay), self.app.theme, self.size)
         if data == self._seen_data and view == self._seen_view:
@@ -161,13 +226,9 @@ class MonitorScreen(WorkbenchScreen):
             self._render_failure(job)
         self._tail_log(job)
 
-    def _eta(self, job: Job, last: int, total: int) -> str:
-        if job.done or len(self._rate) < 2:
-            return ""
-        (t0, s0), (t1, s1) = self._rate[0], self._rate[-1]
-        if s1 <= s0 or t1 <= t0:
-            return ""
-        return t("ui.monitor.eta", eta=format_eta((total - last) / ((s1 - s0) / (t1 - t0))))
+    def _eta_text(self, job: Job, last: int, total: int) -> str:
+        remaining = None if job.done else self._eta.remaining_s(last, total)
+        return "" if remaining is None else t("ui.monitor.eta", eta=format_eta(remaining))
 
     def _render_title(self, job: Job) -> None:
         status = "paused" if job.paused and not job.done else job.status
@@ -177,11 +238,11 @@ class MonitorScreen(WorkbenchScreen):
         total = job.total_steps
         if last is not None and total:
             title.append(f"{progress_bar(last, total)} {t('ui.monitor.step_of', step=last, total=total)}")
-            title.append(f"  {self._eta(job, last, total)}", style="dim")
+            title.append(f"  {self._eta_text(job, last, total)}", style="dim")
         else:
             title.append(t("ui.monitor.step", step=last if last is not None else "—"))
-        if self.x_axis == "samples":
-            title.append("   " + t("ui.monitor.x_samples"), style="dim")
+        label = "ui.monitor.x_samples_label" if self.x_axis == "samples" else "ui.monitor.x_steps_label"
+        title.append("   " + t(label), style="dim")
         self.query_one("#monitor-title", Static).update(title)
 
     def _x(self, steps: npt.NDArray[np.int64], config: Mapping[str, Any]) -> npt.NDArray[np.float64]:
@@ -216,7 +277,7 @@ class MonitorScreen(WorkbenchScreen):
             other = metrics.series(name)
             if other is not None and len(other):
                 steps, values = other.arrays()
-                label = f"{name} [{run_id[-20:]}]"
+                label = f"{name} [{run_id}]"  # the whole id: the plot wraps the legend, never cuts it
                 series.append(
                     PlotSeries(label, self._x(steps, config), values, self.wb.theme_variable("partial"))
                 )
@@ -227,7 +288,8 @@ class MonitorScreen(WorkbenchScreen):
         table.add_column(t("ui.monitor.metric"))
         table.add_column(t("ui.monitor.value"), justify="right")
         current = self.current_metric()
-        for name, value in job.metrics.latest().items():
+        latest = job.metrics.latest()
+        for name, value in latest.items():
             table.add_row(Text(name, style="bold" if name == current else ""), format_value(value))
         self.query_one("#monitor-values", Static).update(table)
         lines = []
@@ -237,6 +299,7 @@ class MonitorScreen(WorkbenchScreen):
             elif isinstance(event, AlertRaised):
                 lines.append(t("ui.monitor.event.alert", kind=event.kind, message=event.message))
         self.query_one("#monitor-events", Static).update("\n".join(lines))
+        self.query_one("#monitor-side").display = bool(latest or lines)
 
     def _render_failure(self, job: Job) -> None:
         result = job.result
@@ -270,9 +333,24 @@ class MonitorScreen(WorkbenchScreen):
 
     # -- actions --------------------------------------------------------------------------------
 
-    def action_stop(self) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``s`` / ``p`` / ``c`` are offered only while the followed run is still going."""
+        if action in ("stop", "pause", "checkpoint"):
+            return self.job is not None and not self.job.done
+        return True
+
+    def _controllable_job(self) -> Job | None:
         job = self.job
-        if job is None or job.done:
+        if job is None:
+            return None
+        if job.done:
+            self.notify(t("ui.monitor.not_running", status=t(f"status.{job.status}")), severity="warning")
+            return None
+        return job
+
+    def action_stop(self) -> None:
+        job = self._controllable_job()
+        if job is None:
             return
         if not job.cancellable:
             self.notify(t("ui.monitor.not_controllable"), severity="warning")
@@ -281,8 +359,8 @@ class MonitorScreen(WorkbenchScreen):
         self.notify(t("ui.monitor.stopping"))
 
     def action_pause(self) -> None:
-        job = self.job
-        if job is None or job.done:
+        job = self._controllable_job()
+        if job is None:
             return
         done = job.resume() if job.paused else job.pause()
         if not done:
@@ -290,8 +368,8 @@ class MonitorScreen(WorkbenchScreen):
         self.tick()
 
     def action_checkpoint(self) -> None:
-        job = self.job
-        if job is None or job.done:
+        job = self._controllable_job()
+        if job is None:
             return
         if job.request_checkpoint():
             self.notify(t("ui.monitor.checkpoint_requested"))
@@ -303,6 +381,9 @@ class MonitorScreen(WorkbenchScreen):
         self.tick()
 
     def action_x_axis(self) -> None:
+        if self.x_axis == "step" and (self.job is None or _batch_size(self.job.config) is None):
+            self.notify(t("ui.monitor.x_no_samples"), severity="warning")
+            return
         self.x_axis = "samples" if self.x_axis == "step" else "step"
         self.tick()
 
@@ -321,19 +402,22 @@ class MonitorScreen(WorkbenchScreen):
 
     def _overlay_chosen(self, run_id: str | None) -> None:
         if run_id:
-            self._load_overlay(run_id)
+            self._load_overlay(run_id, self.wb.requests.new("overlay"))
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="overlay")
-    def _load_overlay(self, run_id: str) -> None:
+    @work(thread=True, exclusive=True, exit_on_error=False, group="overlay", description="worker.overlay")
+    def _load_overlay(self, run_id: str, request: int) -> None:
         run_dir = self.wb.store.resolve(run_id)
-        if run_dir is None:
-            return
-        record = read_run(run_dir)
-        self.app.call_from_thread(self._set_overlay, run_id, record.metrics, record.config)
+        if run_dir is not None:
+            record = read_run(run_dir)
+            self.post_message(
+                OverlayLoaded(run_id=run_id, metrics=record.metrics, config=record.config, request=request)
+            )
 
-    def _set_overlay(self, run_id: str, metrics: MetricStore, config: Mapping[str, Any]) -> None:
-        self.overlay = (run_id, metrics, config)
-        self.tick()
+    @on(OverlayLoaded)
+    def _overlay_loaded(self, message: OverlayLoaded) -> None:
+        if self.wb.requests.is_current(message) and message.metrics is not None:
+            self.overlay = (message.run_id, message.metrics, message.config or {})
+            self.tick()
 
     def action_back(self) -> None:
         self.app.switch_mode("runs")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import ClassVar
 
 from rich.text import Text
@@ -12,20 +13,90 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Static
 
 from workbench.i18n import t
-from workbench.runs import RunSummary, read_run_brief
+from workbench.runs import RunBrief, RunStore, RunSummary, read_run_brief, tail_last_step
 from workbench.screens.base import WorkbenchScreen
-from workbench.screens.formatting import STATUS_VARIABLE, format_time, status_text
+from workbench.screens.formatting import STATUS_VARIABLE, format_duration, format_time, status_text
+from workbench.screens.jobs import resume_command
+from workbench.screens.workers import RunDetailRead, RunsChanged, RunsListed
 
 REFRESH_S = 2.0
+RESUMABLE = ("cancelled", "interrupted", "failed")
+
+
+def list_runs(store: RunStore) -> list[RunSummary]:
+    """The run list, with a live run's last step read from the end of its events (never lags)."""
+    runs = store.list()
+    for run in runs:
+        if run.status == "running":
+            step = tail_last_step(run.run_dir)
+            if step is not None and (run.last_step is None or step > run.last_step):
+                run.last_step = step
+    return runs
+
+
+def detail_text(brief: RunBrief) -> str:
+    """The detail pane: what a user asks of a run (how long, where its export is, how to go on)."""
+    summary = brief.summary
+    lines = [
+        t("ui.runs.detail.id", run=summary.run_id),
+        t("ui.runs.detail.status", status=t(f"status.{summary.status}")),
+        t("runs.run_dir", path=str(summary.run_dir)),
+    ]
+    if summary.damaged:
+        lines.append(t("runs.damaged.line", run=summary.run_id, reason=summary.damaged))
+    if summary.started:
+        lines.append(t("ui.runs.detail.started", time=format_time(summary.started)))
+    if summary.started and brief.ended:
+        lines.append(t("ui.runs.detail.duration", duration=format_duration(brief.ended - summary.started)))
+    if summary.last_step is not None:
+        lines.append(t("ui.runs.detail.step", step=summary.last_step))
+    if brief.pid is not None and brief.pid != os.getpid():
+        lines.append(t("ui.runs.detail.origin_other", pid=brief.pid))
+    elif brief.pid is not None:
+        lines.append(t("ui.runs.detail.origin_here"))
+    config = brief.environment.get("config_file")
+    if config:
+        lines.append(t("ui.runs.detail.config", path=str(config)))
+    resumed = brief.environment.get("resumed_from")
+    if isinstance(resumed, dict) and resumed.get("run_dir"):
+        lines.append(
+            t("ui.runs.detail.resumed_from", run=str(resumed["run_dir"]), step=resumed.get("step", "?"))
+        )
+    export = brief.finished.summary.get("export") if brief.finished is not None else None
+    if export:
+        lines.append(t("ui.runs.detail.export", path=str(export)))
+    if summary.status in RESUMABLE:
+        command = resume_command(summary.run_dir)
+        if command:
+            lines += ["", t("ui.runs.detail.resume", command=command)]
+    shown = {k: v for k, v in brief.latest.items() if k in ("loss", "eval/loss", "eval/acc", "acc", "lr")}
+    if shown:
+        values = "  ".join(f"{k} {v:.4g}" for k, v in shown.items())
+        lines += ["", t("ui.runs.detail.latest", values=values)]
+    if brief.failure is not None:
+        lines += [
+            "",
+            t("ui.runs.detail.error", error=brief.failure.error),
+            "",
+            brief.failure.traceback.rstrip(),
+        ]
+    return "\n".join(lines)
 
 
 class RunsScreen(WorkbenchScreen):
     """The run list; enter opens the selected run in the monitor."""
 
+    DEFAULT_CSS = """
+    RunsScreen #runs-body { height: 1fr; }
+    RunsScreen #runs-table { width: 1fr; height: 1fr; }
+    RunsScreen #run-detail { width: 35%; min-width: 30; max-width: 90; height: 1fr; }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "ui.key.open"),
         Binding("r", "refresh", "ui.key.refresh"),
         Binding("t", "train", "ui.key.train"),
+        Binding("u", "resume", "ui.key.resume"),
         Binding("d", "demo", "ui.key.demo"),
         Binding("f", "demo_fail", "ui.key.demo_fail"),
     ]
@@ -58,12 +129,24 @@ class RunsScreen(WorkbenchScreen):
     def on_hide(self) -> None:
         self._timer.pause()  # a hidden list costs nothing while a run trains
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="runs-list")
-    def refresh_runs(self) -> None:
-        runs = self.wb.store.list()
-        self.app.call_from_thread(self._show_runs, runs)
+    # -- the list --------------------------------------------------------------------------------
 
-    def _show_runs(self, runs: list[RunSummary]) -> None:
+    def refresh_runs(self) -> None:
+        self._list_runs(self.wb.requests.new("runs-list"))
+
+    @on(RunsChanged)
+    def _runs_changed(self, message: RunsChanged) -> None:
+        self.refresh_runs()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="runs-list", description="worker.runs_list")
+    def _list_runs(self, request: int) -> None:
+        self.post_message(RunsListed(runs=list_runs(self.wb.store), request=request))
+
+    @on(RunsListed)
+    def _runs_listed(self, message: RunsListed) -> None:
+        if not self.wb.requests.is_current(message):
+            return  # an older, slower read: a newer one is on its way
+        runs = message.runs
         shown = [(r.run_id, r.status, r.last_step, r.started) for r in runs]
         if shown == self._shown:
             return  # nothing changed: no rebuild, no re-highlight, no re-read of the detail
@@ -90,6 +173,8 @@ class RunsScreen(WorkbenchScreen):
                 t("runs.none", workspace=str(self.wb.workspace)) + "\n\n" + t("ui.runs.empty_hint")
             )
 
+    # -- the detail pane -------------------------------------------------------------------------
+
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         run_id = event.row_key.value if event.row_key is not None else None
@@ -99,37 +184,22 @@ class RunsScreen(WorkbenchScreen):
         key = (run_id, run.status if run else None, run.last_step if run else None)
         if key != self._detail_for:
             self._detail_for = key
-            self._show_detail(run_id)
+            self._read_detail(run_id, self.wb.requests.new("run-detail"))
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="run-detail")
-    def _show_detail(self, run_id: str) -> None:
+    @work(
+        thread=True, exclusive=True, exit_on_error=False, group="run-detail", description="worker.run_detail"
+    )
+    def _read_detail(self, run_id: str, request: int) -> None:
         run_dir = self.wb.store.resolve(run_id)
-        if run_dir is None:
-            return
-        brief = read_run_brief(run_dir)
-        lines = [
-            t("ui.runs.detail.id", run=brief.summary.run_id),
-            t("runs.run_dir", path=str(brief.summary.run_dir)),
-            t("ui.runs.detail.status", status=t(f"status.{brief.summary.status}")),
-            t("ui.runs.detail.kind", kind=t(f"runs.kind.{brief.summary.kind}")),
-        ]
-        if brief.summary.damaged:
-            lines.append(t("runs.damaged.line", run=brief.summary.run_id, reason=brief.summary.damaged))
-        if brief.latest:
-            values = ", ".join(f"{k}={v:.4g}" for k, v in sorted(brief.latest.items()))
-            lines.append(t("ui.runs.detail.latest", values=values))
-        if brief.failure is not None:
-            lines += [
-                "",
-                t("ui.runs.detail.error", error=brief.failure.error),
-                "",
-                brief.failure.traceback.rstrip(),
-            ]
-        self.app.call_from_thread(self._detail_loaded, run_id, "\n".join(lines))
+        text = detail_text(read_run_brief(run_dir)) if run_dir is not None else ""
+        self.post_message(RunDetailRead(run_id=run_id, text=text, request=request))
 
-    def _detail_loaded(self, run_id: str, text: str) -> None:
-        if run_id == self.selected_run():  # a slower, older read must not overwrite the current one
-            self.query_one("#run-detail-text", Static).update(text)
+    @on(RunDetailRead)
+    def _detail_read(self, message: RunDetailRead) -> None:
+        if self.wb.requests.is_current(message) and message.text:
+            self.query_one("#run-detail-text", Static).update(message.text)
+
+    # -- actions ---------------------------------------------------------------------------------
 
     def selected_run(self) -> str | None:
         table = self.query_one(DataTable)
@@ -150,6 +220,16 @@ class RunsScreen(WorkbenchScreen):
 
     def action_train(self) -> None:
         self.wb.ask_train_config()
+
+    def action_resume(self) -> None:
+        """Continue the selected stopped / interrupted / failed run into a new linked run."""
+        run = next((r for r in self._runs if r.run_id == self.selected_run()), None)
+        if run is None:
+            return
+        if run.status not in RESUMABLE:
+            self.notify(t("ui.runs.not_resumable", status=t(f"status.{run.status}")), severity="warning")
+            return
+        self.wb.resume_run(run.run_id)
 
     def action_demo(self) -> None:
         from workbench.demo import start_demo_job

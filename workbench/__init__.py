@@ -10,6 +10,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+# First, before anything in the workbench sets a variable: the user's environment, for the checks.
+from workbench import startenv as _startenv  # noqa: F401
+
 _LAZY = {"track": "workbench.training.track"}
 
 __all__ = ["track"]

@@ -39,6 +39,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from workbench.events import (
+    TERMINAL_TYPES,
     Event,
     MetricStore,
     RunCancelled,
@@ -589,6 +590,41 @@ def read_run_config(run_dir: Path) -> dict[str, Any]:
     return config if isinstance(config, dict) else {}
 
 
+def read_run_doc_environment(run_dir: Path) -> dict[str, Any]:
+    """The ``environment`` section of ``run.yaml`` (``config_file``, ``resumed_from``…; empty if unreadable)."""
+    try:
+        doc = yaml.safe_load((run_dir / "run.yaml").read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError):
+        return {}
+    env = doc.get("environment", {}) if isinstance(doc, dict) else {}
+    return env if isinstance(env, dict) else {}
+
+
+def tail_last_step(run_dir: Path, tail_bytes: int = 16_384) -> int | None:
+    """The newest step in the last ``tail_bytes`` of ``events.jsonl``: a live run's progress, cheaply.
+
+    ``state.json`` changes only on lifecycle events, so for a run another process is writing it lags
+    behind the metric rows; one small read of the file's end does not.
+    """
+    try:
+        with open(run_dir / "events.jsonl", "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - tail_bytes))
+            lines = fh.read().split(b"\n")
+    except OSError:
+        return None
+    for raw in reversed(lines[1:] if size > tail_bytes else lines):
+        try:
+            row = json.loads(raw)
+        except ValueError:
+            continue
+        step = row.get("step") if isinstance(row, dict) else None
+        if isinstance(step, int) and not isinstance(step, bool):
+            return step
+    return None
+
+
 def read_run(run_dir: Path) -> RunRecord:
     """Read a whole run (any status) back from disk."""
     tailer = EventTailer(run_dir)
@@ -607,6 +643,10 @@ class RunBrief:
     summary: RunSummary
     latest: dict[str, float]
     failure: RunFailed | None
+    finished: RunFinished | None = None
+    ended: float | None = None  # time of the terminal event, when it is in the tail
+    pid: int | None = None  # the process that wrote the run (``state.json``)
+    environment: dict[str, Any] = field(default_factory=dict)  # ``run.yaml``'s environment block
 
 
 def read_run_brief(run_dir: Path, tail_bytes: int = 256_000) -> RunBrief:
@@ -626,7 +666,18 @@ def read_run_brief(run_dir: Path, tail_bytes: int = 256_000) -> RunBrief:
     for raw in data.split(b"\n"):
         tailer._consume(raw, None, events)
     failure = next((e for e, _ in reversed(events) if isinstance(e, RunFailed)), None)
-    return RunBrief(summary=summary, latest=tailer.metrics.latest(), failure=failure)
+    finished = next((e for e, _ in reversed(events) if isinstance(e, RunFinished)), None)
+    ended = next((e.time for e, _ in reversed(events) if e.TYPE in TERMINAL_TYPES), None)
+    pid = _read_state(run_dir).get("pid")
+    return RunBrief(
+        summary=summary,
+        latest=tailer.metrics.latest(),
+        failure=failure,
+        finished=finished,
+        ended=ended,
+        pid=pid if isinstance(pid, int) else None,
+        environment=read_run_doc_environment(run_dir),
+    )
 
 
 def read_log_tail(run_dir: Path, max_bytes: int = 64_000) -> str:

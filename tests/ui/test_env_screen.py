@@ -1,5 +1,6 @@
-"""Pilot tests of the ``env`` screen with fake probes: results stream in while a slow probe still runs,
-the keys keep working, re-runs and export work, and a failing probe never takes the app down."""
+"""Pilot tests of the ``env`` screen with fake probes, injected through ``WorkbenchApp(env_checks=...)``:
+results stream in while a slow probe still runs, the keys keep working, re-runs and export work, a
+failing probe never takes the app down, and a report taken early says it is partial."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from textual.app import App
 from textual.widgets import DataTable, Static
 
 from workbench.envcheck import Facts, GpuSample, Probe, ProbeContext, Rule, SystemSnapshot, Verdict
-from workbench.screens.env import EnvScreen
+from workbench.screens.app import WorkbenchApp
+from workbench.screens.env import EnvChecks, EnvScreen
 
 
 class FakeMonitor:
@@ -21,16 +22,6 @@ class FakeMonitor:
     def sample(self) -> SystemSnapshot:
         gpu = GpuSample(0, "FakeGPU-80G", 1024, 81920, 42)
         return SystemSnapshot(12.0, 2, 2 * 2**30, 8 * 2**30, (gpu,))
-
-
-class EnvTestApp(App[None]):
-    def __init__(self, screen: EnvScreen, workspace: Path) -> None:
-        super().__init__()
-        self.workspace = workspace
-        self._env_screen = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self._env_screen)
 
 
 def _probe(name: str, run: Callable[[ProbeContext, Facts], Mapping[str, Any]]) -> Probe:
@@ -47,10 +38,17 @@ def _rule(rule_id: str, probe: str) -> Rule:
     return Rule(rule_id, (probe,), evaluate)
 
 
-def _screen(probes: list[Probe], rules: list[Rule], **kwargs: Any) -> EnvScreen:
-    return EnvScreen(
-        probes=probes, rules=rules, monitor=FakeMonitor(), refresh_s=0.2, timeout_s=20.0, **kwargs
-    )  # type: ignore[arg-type]
+def _app(tmp_path: Path, probes: list[Probe], rules: list[Rule]) -> WorkbenchApp:
+    checks = EnvChecks(probes=probes, rules=rules, monitor=FakeMonitor(), refresh_s=0.2, timeout_s=20.0)  # type: ignore[arg-type]
+    return WorkbenchApp(tmp_path, preload_paddle=False, env_checks=checks)
+
+
+async def _env_screen(pilot: Any) -> EnvScreen:
+    await pilot.press("2")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, EnvScreen)
+    return screen
 
 
 def _status(screen: EnvScreen, rule_id: str) -> str:
@@ -78,9 +76,9 @@ async def test_results_stream_in_while_a_slow_probe_runs_and_keys_work(tmp_path:
 
     probes = [_probe("fast", lambda ctx, facts: {"says": "fast done"}), _probe("slow", slow)]
     rules = [_rule("check.fast", "fast"), _rule("check.slow", "slow")]
-    screen = _screen(probes, rules)
-    app = EnvTestApp(screen, tmp_path)
+    app = _app(tmp_path, probes, rules)
     async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _env_screen(pilot)
         await _wait_for(pilot, lambda: "pass" in _status(screen, "check.fast"))
         # The slow probe is still running: its row says so, and the UI answers keys meanwhile.
         assert "pass" not in _status(screen, "check.slow")
@@ -97,6 +95,26 @@ async def test_results_stream_in_while_a_slow_probe_runs_and_keys_work(tmp_path:
         assert "FakeGPU-80G" in system
     report = next((tmp_path / "reports").glob("env-check-*.md")).read_text(encoding="utf-8")
     assert "check.fast" in report
+    # Taken while check.slow still ran: the file says so, and names what is missing (issue 13.1).
+    partial = next(line for line in report.splitlines() if "Partial report" in line)
+    assert "1 check(s) had not run" in partial and "`check.slow`" in partial
+    assert "`check.fast`" not in partial
+
+
+async def test_copy_says_how_it_went_and_also_writes_the_file(tmp_path: Path) -> None:
+    probes = [_probe("p", lambda ctx, facts: {"says": "fine"})]
+    app = _app(tmp_path, probes, [_rule("check.p", "p")])
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _env_screen(pilot)
+        await _wait_for(pilot, lambda: not screen._running and "pass" in _status(screen, "check.p"))
+        await pilot.press("c")
+        await _wait_for(pilot, lambda: any((tmp_path / "reports").glob("env-check-*.md")))
+        await _wait_for(pilot, lambda: any("OSC 52" in str(n.message) for n in app._notifications))
+        note = next(str(n.message) for n in app._notifications if "OSC 52" in str(n.message))
+        assert "set -g set-clipboard on" in note
+        path = next((tmp_path / "reports").glob("env-check-*.md"))
+        assert str(path) in note
+        assert "Partial report" not in path.read_text(encoding="utf-8")
 
 
 async def test_rerun_selected_runs_only_that_check_and_rerun_all_runs_everything(tmp_path: Path) -> None:
@@ -110,9 +128,9 @@ async def test_rerun_selected_runs_only_that_check_and_rerun_all_runs_everything
         return run
 
     probes = [_probe("a", counting("a")), _probe("b", counting("b"))]
-    screen = _screen(probes, [_rule("check.a", "a"), _rule("check.b", "b")])
-    app = EnvTestApp(screen, tmp_path)
+    app = _app(tmp_path, probes, [_rule("check.a", "a"), _rule("check.b", "b")])
     async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _env_screen(pilot)
         await _wait_for(pilot, lambda: not screen._running and calls == {"a": 1, "b": 1})
         await pilot.press("down")  # select check.b
         await pilot.press("r")
@@ -129,9 +147,9 @@ async def test_a_crashing_probe_is_a_failed_row_and_the_app_keeps_running(tmp_pa
         raise RuntimeError("probe exploded")
 
     probes = [_probe("broken", broken), _probe("fine", lambda ctx, facts: {"says": "ok"})]
-    screen = _screen(probes, [_rule("check.broken", "broken"), _rule("check.fine", "fine")])
-    app = EnvTestApp(screen, tmp_path)
+    app = _app(tmp_path, probes, [_rule("check.broken", "broken"), _rule("check.fine", "fine")])
     async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _env_screen(pilot)
         await _wait_for(pilot, lambda: "fail" in _status(screen, "check.broken"))
         await _wait_for(pilot, lambda: "pass" in _status(screen, "check.fine"))
         detail = str(screen.query_one("#env-detail-text", Static).render())
@@ -141,9 +159,9 @@ async def test_a_crashing_probe_is_a_failed_row_and_the_app_keeps_running(tmp_pa
 
 async def test_fix_is_shown_in_the_detail_pane(tmp_path: Path) -> None:
     probes = [_probe("p", lambda ctx, facts: {"status": "fail", "says": "bad", "fix": "export FOO=1"})]
-    screen = _screen(probes, [_rule("check.p", "p")])
-    app = EnvTestApp(screen, tmp_path)
+    app = _app(tmp_path, probes, [_rule("check.p", "p")])
     async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _env_screen(pilot)
         await _wait_for(pilot, lambda: "fail" in _status(screen, "check.p"))
         await _wait_for(
             pilot, lambda: "export FOO=1" in str(screen.query_one("#env-detail-text", Static).render())

@@ -15,12 +15,17 @@ from rich.console import Console
 
 from workbench.cli.output import EXIT_BAD_INPUT, emit_json, human_console
 from workbench.cli.root import CliState
-from workbench.envcheck import CheckReport, Finding, ProbeContext, markdown_report, run_checks
+from workbench.envcheck import (
+    DEFAULT_TIMEOUT_S,
+    CheckReport,
+    Finding,
+    ProbeContext,
+    markdown_report,
+    run_checks,
+)
 from workbench.envcheck.report import findings_table, fixes, status_text, summary_line
 from workbench.envcheck.rules._base import rule_title
 from workbench.i18n import t
-
-DEFAULT_TIMEOUT_S = 120.0
 
 
 def _print_human(console: Console, report: CheckReport) -> None:

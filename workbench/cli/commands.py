@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import click
@@ -17,6 +16,7 @@ from workbench.cli.output import (
 )
 from workbench.cli.root import CliState
 from workbench.config import ConfigError, ConfigIssue, validate_file
+from workbench.formatting import format_time
 from workbench.i18n import t
 from workbench.runs import RunStore, RunSummary
 
@@ -100,10 +100,6 @@ def validate_command(ctx: click.Context, files: tuple[Path, ...], json_mode: boo
     ctx.exit(EXIT_BAD_INPUT if all_issues else EXIT_OK)
 
 
-def _fmt_time(ts: float | None) -> str:
-    return time.strftime("%m-%d %H:%M:%S", time.localtime(ts)) if ts else t("common.none")
-
-
 def _print_run_table(console: object, store: RunStore) -> list[RunSummary]:
     from rich.console import Console
     from rich.table import Table
@@ -123,7 +119,7 @@ def _print_run_table(console: object, store: RunStore) -> list[RunSummary]:
         table.add_row(
             run.run_id,
             f"{status} ⚠ {t('runs.damaged')}" if run.damaged else status,
-            _fmt_time(run.started),
+            format_time(run.started),
             str(run.last_step) if run.last_step is not None else t("common.none"),
             t(f"runs.kind.{run.kind}") if run.kind in ("in_process", "launched") else run.kind,
         )

@@ -62,6 +62,7 @@ from workbench.config import ConfigError
 from workbench.datasets.layouts import DatasetError
 from workbench.envcheck.wheels import DEFAULT_PADDLE_VERSION
 from workbench.events import AlertRaised, CheckpointSaved, Event, RunFailed, RunFinished, json_safe_float
+from workbench.formatting import format_value
 from workbench.i18n import t
 from workbench.runner import Job
 from workbench.runs import RunStore
@@ -74,19 +75,9 @@ POLL_S = 0.2
 PLAIN_LINE_EVERY_S = 10.0
 
 
-def _fmt(value: float | None) -> str:
-    if value is None:
-        return "-"
-    if not math.isfinite(value):
-        return str(value)
-    if value != 0 and (abs(value) < 1e-3 or abs(value) >= 1e5):
-        return f"{value:.3e}"
-    return f"{value:.4f}"
-
-
 def _metrics_text(values: dict[str, Any]) -> str:
     return ", ".join(
-        f"{name} {_fmt(float(v)) if isinstance(v, int | float) else v}" for name, v in values.items()
+        f"{name} {format_value(float(v)) if isinstance(v, int | float) else v}" for name, v in values.items()
     )
 
 
@@ -161,8 +152,8 @@ class ProgressReporter:
             return
         status = t(
             "training.cli.status",
-            loss=_fmt(latest.get("loss")),
-            lr=_fmt(latest.get("lr")),
+            loss=format_value(latest.get("loss")),
+            lr=format_value(latest.get("lr")),
             speed=f"{latest.get('samples_per_s', 0.0):.0f}",
         )
         if self._progress is not None:

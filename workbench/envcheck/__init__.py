@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from workbench.envcheck.engine import CheckReport, run_checks, select
+from workbench.envcheck.engine import DEFAULT_TIMEOUT_S, CheckReport, run_checks, select
 from workbench.envcheck.facts import STATUSES, Facts, Finding, ProbeResult, Status
 from workbench.envcheck.isolate import ProbeCancelled, ProbeError, ProbeTimeout
 from workbench.envcheck.monitor import GpuSample, SystemMonitor, SystemSnapshot
@@ -36,6 +36,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "DEFAULT_TIMEOUT_S",
     "DEFAULT_PROBES",
     "DEFAULT_RULES",
     "RULES_BY_ID",

@@ -28,6 +28,8 @@ from workbench.envcheck.rules import Rule, default_rules
 from workbench.i18n import t
 
 # Extra time the watchdog allows over a probe's own limit before it gives up on the thread.
+# The whole check run's bound, for ``check --timeout`` and the Environment screen alike.
+DEFAULT_TIMEOUT_S = 120.0
 WATCHDOG_GRACE_S = 2.0
 POLL_S = 0.1
 CANCEL_GRACE_S = 1.0
@@ -52,6 +54,12 @@ class CheckReport:
     def exit_code(self) -> int:
         """DESIGN.md §4: 1 when any check failed, else 0."""
         return 1 if any(f.status == "fail" for f in self.findings) else 0
+
+    @property
+    def not_run(self) -> list[str]:
+        """Ids of the rules that have no finding yet (a report taken while checks still run)."""
+        done = {f.id for f in self.findings}
+        return [rule.id for rule in self.rules if rule.id not in done]
 
     def counts(self) -> dict[str, int]:
         counts = {"pass": 0, "warn": 0, "fail": 0, "skip": 0}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,8 @@ import psutil
 
 from workbench.envcheck.isolate import ProbeError
 from workbench.envcheck.nvidia import find_nvidia_smi, query_nvidia_smi
+
+MIN_CPU_INTERVAL_S = 0.25
 
 
 @dataclass(frozen=True)
@@ -45,12 +48,24 @@ class SystemMonitor:
         self._timeout = gpu_timeout_s
         self._gpu_source: str | None = None  # "nvml", "nvidia-smi" or "none" once decided
         self._lock = threading.Lock()
-        psutil.cpu_percent(interval=None)  # prime: the first call always returns 0.0
+        self._cpu_last: tuple[float, float] | None = None  # (busy, total) CPU seconds at the last sample
+
+    def cpu_percent(self) -> float:
+        """Busy share of all CPUs since this monitor's last sample (its own baseline, not psutil's global
+        one, which any other caller resets). The first sample measures over a short wait, never reads 0."""
+        if self._cpu_last is None:
+            self._cpu_last = _cpu_seconds()
+            time.sleep(MIN_CPU_INTERVAL_S)
+        busy0, total0 = self._cpu_last
+        busy1, total1 = _cpu_seconds()
+        self._cpu_last = (busy1, total1)
+        elapsed = total1 - total0
+        return 0.0 if elapsed <= 0 else max(0.0, min(100.0, 100.0 * (busy1 - busy0) / elapsed))
 
     def sample(self) -> SystemSnapshot:
         memory = psutil.virtual_memory()
         return SystemSnapshot(
-            cpu_percent=psutil.cpu_percent(interval=None),
+            cpu_percent=self.cpu_percent(),
             cpu_count=psutil.cpu_count() or 1,
             memory_used_bytes=memory.total - memory.available,
             memory_total_bytes=memory.total,
@@ -83,6 +98,14 @@ class SystemMonitor:
         except Exception:
             pass
         return "nvidia-smi" if find_nvidia_smi(self._env) else "none"
+
+
+def _cpu_seconds() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far."""
+    times = psutil.cpu_times()
+    total = float(sum(times))
+    idle = float(times.idle) + float(getattr(times, "iowait", 0.0))
+    return total - idle, total
 
 
 def _from_row(row: Mapping[str, Any]) -> GpuSample:

@@ -31,6 +31,7 @@ from workbench.envcheck.facts import Facts
 from workbench.envcheck.isolate import ProbeError, run_python
 from workbench.envcheck.nvidia import query_nvidia_smi
 from workbench.runs import resolve_workspace
+from workbench.startenv import startup_environment
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class ProbeContext:
     """Where and how probes run. The engine gives each probe a copy with its own ``timeout_s``."""
 
     python: str = sys.executable
-    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    env: Mapping[str, str] = field(default_factory=startup_environment)
     cwd: str | None = None
     workspace: Path = field(default_factory=resolve_workspace)
     timeout_s: float = 60.0

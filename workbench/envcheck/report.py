@@ -18,15 +18,10 @@ from workbench.envcheck.engine import CheckReport
 from workbench.envcheck.facts import Facts, Finding
 from workbench.envcheck.rules._base import build_kind, gib, rule_title
 from workbench.envcheck.wheels import parse_archs
+from workbench.formatting import status_label
 from workbench.i18n import cell_width, pad, t
 
-STATUS_ICONS: dict[str, str] = {"pass": "✔", "warn": "⚠", "fail": "✘", "skip": "–", "running": "…"}
 STATUS_STYLES: dict[str, str] = {"pass": "green", "warn": "yellow", "fail": "bold red", "skip": "dim"}
-
-
-def status_label(status: str) -> str:
-    """``✔ pass`` in the current language."""
-    return f"{STATUS_ICONS.get(status, '?')} {t(f'status.{status}')}"
 
 
 def status_text(status: str) -> Text:
@@ -134,6 +129,13 @@ def markdown_report(report: CheckReport) -> str:
         "",
         t("envcheck.md.generated", when=stamp) + " " + summary_line(report),
         "",
+    ]
+    missing = report.not_run
+    if missing:
+        # Taken while checks still ran: never let a half report read as a whole one.
+        ids = ", ".join(f"`{rule_id}`" for rule_id in missing)
+        out += [f"**{t('envcheck.md.partial', count=len(missing), checks=ids)}**", ""]
+    out += [
         f"| {t('envcheck.col.status')} | {t('envcheck.col.check')} | {t('envcheck.col.summary')} |",
         "|---|---|---|",
     ]

@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from workbench.events import Event, RunCancelled, RunFailed, RunFinished, RunStarted
+from workbench.i18n import t
 from workbench.runner.child import RUN_DIR_ENV
 from workbench.runner.job import Job
 from workbench.runs import (
+    STATUS_INTERRUPTED,
     STATUS_RUNNING,
     EventTailer,
     RunHandle,
@@ -195,6 +197,7 @@ class AttachedRun(Job):
         super().__init__(run_dir, run_dir.name, run_dir.name, config=read_run_config(run_dir))
         self.tailer = EventTailer(run_dir, self.metrics)
         self._stop = threading.Event()
+        self.interrupted = False
         self.poll()
         self._thread = threading.Thread(target=self._follow, name=f"attach:{run_dir.name}", daemon=True)
         self._thread.start()
@@ -210,7 +213,13 @@ class AttachedRun(Job):
             if not self.done and summarize(self.run_dir).status != STATUS_RUNNING:
                 self.poll()  # the writer may have finished between the two reads
                 if not self.done:
-                    self._publish(RunFailed(error="the writing process ended without a final event"))
+                    self.interrupted = True  # the run list's word for it too (``runs.summarize``)
+                    self._publish(RunFailed(error=t("runs.interrupted_attached")))
+
+    @property
+    def status(self) -> str:
+        """``interrupted`` when the writer died without a final event — the same word as the run list."""
+        return STATUS_INTERRUPTED if self.interrupted else super().status
 
     def detach(self) -> None:
         self._stop.set()

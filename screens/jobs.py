@@ -1,0 +1,261 @@
+"""The app's part in starting, following, resuming and stopping runs (mixed into ``WorkbenchApp``).
+
+Every slow step runs on a thread worker that calls the same engine functions as the CLI and ends with
+one message from :mod:`workbench.screens.workers`; the handlers here (``on_<message>``) act on the UI
+thread. Stale answers are dropped by :class:`~workbench.screens.workers.Requests`.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+
+from workbench.i18n import t
+from workbench.runner import AttachedRun, Job, attach
+from workbench.screens.dialogs import ErrorScreen
+from workbench.screens.workers import (
+    DemoSeeded,
+    JobsStopped,
+    PaddleLoaded,
+    Requests,
+    RunAttached,
+    RunsChanged,
+    TrainingRefused,
+    TrainingStarted,
+)
+
+if TYPE_CHECKING:
+    from workbench.runs import RunStore
+
+MAX_ATTACHED = 4  # past / external runs kept in memory for quick reopening
+# A stopping run finishes its step and writes a checkpoint first; quitting waits at most this long.
+QUIT_WAIT_S = 15.0
+
+
+def stop_report(job: Job) -> list[str]:
+    """What the user needs after quitting stopped ``job``: the step, the checkpoint, how to resume."""
+    from workbench.events import CheckpointSaved
+
+    last = job.metrics.last_step.get(0)
+    checkpoints = [e for e in job.lifecycle if isinstance(e, CheckpointSaved)]
+    lines = [t("ui.quit.stopped_run", run=job.run_id, status=t(f"status.{job.status}"), step=_dash(last))]
+    if checkpoints:
+        lines.append(t("ui.quit.checkpoint", path=checkpoints[-1].path, step=checkpoints[-1].step))
+        command = resume_command(job.run_dir)
+        if command:
+            lines.append(t("ui.quit.resume", command=command))
+    else:
+        lines.append(t("ui.quit.no_checkpoint"))
+    return lines
+
+
+def _dash(value: object) -> str:
+    return "—" if value is None else str(value)
+
+
+def resume_command(run_dir: Path) -> str:
+    """``paddle-workbench train CONFIG --resume RUN`` for a run started from a config file, else ``""``."""
+    from workbench.runs import read_run_doc_environment
+
+    config = read_run_doc_environment(run_dir).get("config_file")
+    if not config:
+        return ""
+    return f"paddle-workbench train {config} --resume {run_dir.name}"
+
+
+class RunsAndJobs:
+    """Opening runs in the monitor, training from a config, resuming, and stopping on quit."""
+
+    store: RunStore
+    live_jobs: dict[str, Job]
+    _attached: dict[str, AttachedRun]
+    monitor_target: Job | None
+    requests: Requests
+    stop_reports: list[str]
+    paddle_state: str
+    paddle_version: str
+
+    # -- following runs --------------------------------------------------------------------------
+
+    def open_in_monitor(self, run_ref: str | Path | Job) -> None:
+        """Show a live job, or a past / externally written run (attached), in the monitor."""
+        app: Any = self
+        if isinstance(run_ref, Job):
+            self._show_in_monitor(run_ref)
+            return
+        run_dir = self.store.resolve(str(run_ref))
+        if run_dir is None:
+            app.notify(self.store.miss_message(str(run_ref)), severity="error")
+            return
+        job = self.live_jobs.get(run_dir.name) or self._attached.get(run_dir.name)
+        if job is not None:
+            self._show_in_monitor(job)
+        else:  # reading a long run's history takes a while: never on the UI thread
+            self._attach_run(run_dir, self.requests.new("attach"))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="attach", description="worker.attach")
+    def _attach_run(self, run_dir: Path, request: int) -> None:
+        app: Any = self
+        app.post_message(RunAttached(attach(run_dir), request=request))
+
+    def on_run_attached(self, message: RunAttached) -> None:
+        job = message.job
+        if not isinstance(job, AttachedRun):
+            return
+        if not self.requests.is_current(message):
+            job.detach()  # the user opened something else meanwhile
+            return
+        self._attached[job.run_id] = job
+        while len(self._attached) > MAX_ATTACHED:  # keep a few recent ones; stop following the rest
+            oldest = next(iter(self._attached))
+            if self._attached[oldest] is self.monitor_target:
+                break
+            self._attached.pop(oldest).detach()
+        self._show_in_monitor(job)
+
+    def _show_in_monitor(self, job: Job) -> None:
+        app: Any = self
+        self.monitor_target = job
+        app.update_subtitle()
+        app.switch_mode("monitor")
+
+    def start_job(self, job_factory: Any, *, open_monitor: bool = True) -> Job:
+        """Start a job through the engine (``job_factory(store) -> Job``) and follow it."""
+        job: Job = job_factory(self.store)
+        self.live_jobs[job.run_id] = job
+        app: Any = self
+        app.post_message(RunsChanged())
+        if open_monitor:
+            self.open_in_monitor(job)
+        return job
+
+    def on_runs_changed(self, message: RunsChanged) -> None:
+        """Tell the visible screen (the run list re-reads; others ignore it)."""
+        app: Any = self
+        if app.screen is not app:
+            app.screen.post_message(RunsChanged())
+
+    # -- training --------------------------------------------------------------------------------
+
+    def ask_train_config(self) -> None:
+        """Pick a training config (the packaged samples offered) and train it in process, like ``train``."""
+        from workbench.samples import sample_config_paths
+        from workbench.screens.dialogs import TrainConfigScreen
+
+        app: Any = self
+        samples = [str(p) for p in sample_config_paths(self.store.workspace)]
+        app.push_screen(TrainConfigScreen(samples), self._train_chosen)
+
+    def _train_chosen(self, config: str | None) -> None:
+        if config:
+            app: Any = self
+            app.notify(t("ui.train.preparing", config=config))
+            self.train_config(config)
+
+    def train_config(self, config: str, resume: str | None = None) -> None:
+        """Validate (and generate demo data), then start the run: the same engine calls as the CLI."""
+        self._train(config, resume, self.requests.new("train"))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="train", description="worker.train")
+    def _train(self, config: str, resume: str | None, request: int) -> None:
+        from workbench.config import ConfigError
+        from workbench.datasets.layouts import DatasetError
+        from workbench.samples import resolve_config
+        from workbench.training import PrepareError, prepare_training, start_training
+
+        app: Any = self
+        try:
+            plan = prepare_training(
+                resolve_config(config, self.store.workspace), resume=resume, store=self.store
+            )
+            job = start_training(plan, self.store)
+        except (ConfigError, DatasetError, PrepareError) as exc:
+            # Bad input is a located message list, never a traceback (each error's str lists them all).
+            app.post_message(
+                TrainingRefused(title=t("ui.train.invalid", config=config), details=str(exc), request=request)
+            )
+            return
+        app.post_message(TrainingStarted(job=job, request=request))
+
+    def on_training_started(self, message: TrainingStarted) -> None:
+        job = message.job
+        if job is not None:
+            self.start_job(lambda _store: job)
+
+    def on_training_refused(self, message: TrainingRefused) -> None:
+        app: Any = self
+        app.push_screen(ErrorScreen(message.title, message.details))
+
+    def resume_run(self, run_id: str) -> None:
+        """Continue a stopped / interrupted run into a new linked run, exactly like ``train --resume``."""
+        from workbench.runs import read_run_doc_environment
+
+        app: Any = self
+        run_dir = self.store.resolve(run_id)
+        config = read_run_doc_environment(run_dir).get("config_file") if run_dir is not None else None
+        if run_dir is None or not config:
+            app.notify(t("ui.runs.cannot_resume", run=run_id), severity="warning")
+            return
+        app.notify(t("ui.runs.resuming", run=run_id))
+        self.train_config(str(config), resume=str(run_dir))
+
+    # -- the app's own start-up workers ----------------------------------------------------------
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="paddle", description="worker.paddle")
+    def _load_paddle(self) -> None:
+        """Import Paddle off the UI thread (2-3 s, ~290 MB); the first frame never waits for it."""
+        from workbench.training.runtime import import_paddle
+
+        app: Any = self
+        try:
+            paddle = import_paddle()
+            message = PaddleLoaded(state="ready", version=str(getattr(paddle, "__version__", "?")))
+        except Exception:  # noqa: BLE001 - any import failure means "not usable here"
+            message = PaddleLoaded(state="missing")
+        app.post_message(message)
+
+    def on_paddle_loaded(self, message: PaddleLoaded) -> None:
+        app: Any = self
+        self.paddle_state, self.paddle_version = message.state, message.version
+        app.update_subtitle()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="demo", description="worker.demo")
+    def _seed_demo(self) -> None:
+        """Give an empty demo workspace a finished and a failed run (real jobs, ~1 s)."""
+        from workbench.demo import seed_demo_workspace
+
+        app: Any = self
+        app.post_message(DemoSeeded(seeded=bool(seed_demo_workspace(self.store))))
+
+    def on_demo_seeded(self, message: DemoSeeded) -> None:
+        if message.seeded:
+            self.on_runs_changed(RunsChanged())
+
+    # -- quitting --------------------------------------------------------------------------------
+
+    def _quit_confirmed(self, confirmed: bool | None) -> None:
+        if confirmed:
+            app: Any = self
+            app.notify(t("ui.quit.stopping"))
+            self._stop_jobs_and_exit()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="quit", description="worker.quit")
+    def _stop_jobs_and_exit(self) -> None:
+        """Stop the runs cooperatively (they checkpoint), bounded so quitting never hangs."""
+        running = [job for job in self.live_jobs.values() if not job.done]
+        for job in running:
+            job.cancel()
+        deadline = time.monotonic() + QUIT_WAIT_S
+        for job in running:
+            job.wait(max(0.0, deadline - time.monotonic()))
+        app: Any = self
+        app.post_message(JobsStopped(stopped=[line for job in running for line in stop_report(job)]))
+
+    def on_jobs_stopped(self, message: JobsStopped) -> None:
+        """Keep what to print after the terminal is restored (``run_tui`` prints it), then exit."""
+        app: Any = self
+        self.stop_reports = [str(line) for line in message.stopped]
+        app.exit(0)
