@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, ClassVar, TypeVar
 
 from rich.table import Table
@@ -169,14 +170,41 @@ class RunPickerScreen(LocalizedModal[str | None]):
         self.dismiss(None)
 
 
+def complete_path(text: str) -> tuple[str, list[str]]:
+    """Shell-like completion of a file path: the longest common completion and the candidates."""
+    import glob
+
+    expanded = os.path.expanduser(text)
+    matches = sorted(glob.glob(glob.escape(expanded) + "*"))
+    matches = [m + os.sep if os.path.isdir(m) else m for m in matches]
+    if not matches:
+        return text, []
+    common = os.path.commonprefix(matches)
+    if text.startswith("~") and common.startswith(os.path.expanduser("~")):
+        common = "~" + common[len(os.path.expanduser("~")) :]
+    return (common if len(common) >= len(text) else text), matches
+
+
 class TrainConfigScreen(LocalizedModal[str | None]):
-    """Ask for a training config to run (sample configs offered); ``None`` when cancelled."""
+    """Ask for a training config to run (the packaged samples offered); ``None`` when cancelled.
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "ui.key.close")]
+    Tab completes the path; a file that does not exist is a one-line error under the field.
+    """
 
-    def __init__(self, suggestions: list[str]) -> None:
+    DEFAULT_CSS = """
+    TrainConfigScreen #train-error { color: $error; height: auto; }
+    TrainConfigScreen #train-suggestions { height: auto; max-height: 8; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "ui.key.close"),
+        Binding("tab", "complete", "ui.key.complete", show=False, priority=True),
+    ]
+
+    def __init__(self, suggestions: list[str], exists: Any = None) -> None:
         super().__init__()
         self._suggestions = suggestions
+        self._exists = exists  # a predicate: does this config exist (or name a sample)?
 
     def compose(self) -> ComposeResult:
         from textual.widgets import Input
@@ -184,15 +212,40 @@ class TrainConfigScreen(LocalizedModal[str | None]):
         with Vertical(classes="modal-box"):
             yield Static(t("ui.train.title"), classes="modal-title")
             yield Input(value=self._suggestions[0] if self._suggestions else "", id="train-config")
+            yield Static("", id="train-error", markup=False)
             if self._suggestions:
                 yield OptionList(
                     *(Option(path, id=path) for path in self._suggestions), id="train-suggestions"
                 )
-            yield Static(t("ui.train.hint"), classes="dim")
+            yield Static(t("ui.train.hint_tab", cwd=os.getcwd()), classes="dim", markup=False)
+
+    def _error(self, text: str) -> None:
+        self.query_one("#train-error", Static).update(text)
+
+    def action_complete(self) -> None:
+        from textual.widgets import Input
+
+        field = self.query_one(Input)
+        if self.focused is not field:
+            self.focus_next()
+            return
+        completed, candidates = complete_path(field.value)
+        field.value = completed
+        field.cursor_position = len(completed)
+        if len(candidates) > 1:
+            names = "  ".join(c.rstrip("/").rsplit("/", 1)[-1] for c in candidates[:12])
+            self._error(names + ("  …" if len(candidates) > 12 else ""))
+        else:
+            self._error("" if candidates else t("ui.train.missing", path=field.value))
 
     def on_input_submitted(self, event: Any) -> None:
         value = str(event.value).strip()
-        self.dismiss(value or None)
+        if not value:
+            self.dismiss(None)
+        elif self._exists is not None and not self._exists(value):
+            self._error(t("ui.train.missing", path=value))  # one line here, not an error dialog
+        else:
+            self.dismiss(value)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

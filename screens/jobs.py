@@ -142,12 +142,17 @@ class RunsAndJobs:
 
     def ask_train_config(self) -> None:
         """Pick a training config (the packaged samples offered) and train it in process, like ``train``."""
-        from workbench.samples import sample_config_paths
+        from workbench.samples import resolve_config, sample_config_paths
         from workbench.screens.dialogs import TrainConfigScreen
 
         app: Any = self
-        samples = [str(p) for p in sample_config_paths(self.store.workspace)]
-        app.push_screen(TrainConfigScreen(samples), self._train_chosen)
+        workspace = self.store.workspace
+        samples = [str(p) for p in sample_config_paths(workspace)]
+
+        def exists(ref: str) -> bool:
+            return resolve_config(ref, workspace).is_file()
+
+        app.push_screen(TrainConfigScreen(samples, exists=exists), self._train_chosen)
 
     def _train_chosen(self, config: str | None) -> None:
         if config:

@@ -26,6 +26,7 @@ def run_tui(
     log_path = workspace / SESSION_LOG
     session_log = open(log_path, "a", encoding="utf-8", errors="replace")  # noqa: SIM115 - closed below
     return_code = 1
+    app: WorkbenchApp | None = None
     try:
         capture = start_process_capture()
         CapturedTerminalDriver.terminal_fd = capture.terminal_fd
@@ -45,6 +46,10 @@ def run_tui(
         stop_process_capture()
         session_log.close()
         CapturedTerminalDriver.terminal_fd = None
+    # Quitting stopped runs: say which, where they stopped, and how to go on (now that the terminal
+    # is the user's again, so it stays in the scrollback).
+    for line in app.stop_reports if app is not None else []:
+        sys.stderr.write(line + "\n")
     if return_code:
         # Textual printed the crash while fds 1/2 were still captured: point at where it went.
         sys.stderr.write(t("ui.crashed", path=str(log_path)) + "\n")

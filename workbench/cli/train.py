@@ -422,8 +422,10 @@ class _TrainCommand:
         self.console.print(message, highlight=False, markup=False)
 
     def run(self, config: Path, overrides: tuple[str, ...], resume: str | None) -> int:
+        from workbench.samples import resolve_config
         from workbench.training import PrepareError, prepare_training
 
+        config = resolve_config(config, self.store.workspace)  # a packaged sample's name works anywhere
         try:
             plan = prepare_training(config, overrides, resume=resume, store=self.store, notify=self.notify)
         except ConfigError as exc:

@@ -9,6 +9,7 @@ Unknown keys get a "did you mean" from the model's own field names. ``-o key.pat
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -392,14 +393,24 @@ def issues_from_validation(
                 got = error.get("input")
                 got_text = repr(got) if not isinstance(got, dict | list) else type(got).__name__
                 message = t("config.bad_value", key=dotted, problem=problem_text(error), got=got_text)
-            hint = problem_hint(error)
+            hint = problem_hint(error) or _closest_choice(error, error.get("input"))
             line, col = _position(loc, positions, key=False)
         override = _override_for(loc, positions)
         if override is not None:
             issues.append(ConfigIssue(f"-o {override}", 0, 0, message, hint))
         else:
             issues.append(ConfigIssue(file, line, col, message, hint))
-    return issues
+    # In the order of the file (pydantic reports in model-field order): read top to bottom.
+    return sorted(issues, key=lambda issue: (issue.line == 0, issue.line, issue.col))
+
+
+def _closest_choice(error: Any, got: Any) -> str:
+    """ "did you mean 'momentum'?" for a mistyped choice (a ``Literal`` / enum value)."""
+    if error.get("type") not in ("literal_error", "enum") or not isinstance(got, str):
+        return ""
+    choices = re.findall(r"'([^']*)'", str((error.get("ctx") or {}).get("expected", "")))
+    close = difflib.get_close_matches(got, choices, n=1, cutoff=0.5)
+    return t("config.did_you_mean", name=close[0]) if close else ""
 
 
 def load_model(path: str | Path, model: type[ModelT], overrides: Sequence[str] = ()) -> ModelT:

@@ -77,7 +77,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "已中断：写入该运行的进程未留下结束事件就退出了（被强制结束，或机器宕机）",
     ),
     "ui.monitor.x_steps_label": ("x: optimizer step", "横轴：优化步数"),
-    "ui.monitor.x_samples_label": ("x: samples seen (step × batch size)", "横轴：已见样本数（步数 × 批大小）"),
+    "ui.monitor.x_samples_label": (
+        "x: samples seen (step × batch size)",
+        "横轴：已见样本数（步数 × 批大小）",
+    ),
     "ui.monitor.x_no_samples": (
         "This run records no batch size, so its x axis stays in optimizer steps.",
         "该运行未记录批大小，横轴仍为优化步数。",
@@ -87,4 +90,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "已移除 {run} 的叠加：正在显示新的运行。",
     ),
     "ui.train.missing": ("No such file: {path}", "文件不存在：{path}"),
+    "ui.key.complete": ("Complete path", "补全路径"),
+    "ui.train.hint_tab": (
+        "tab: complete the path · enter: train it (relative to {cwd}) · escape: cancel",
+        "tab：补全路径 · enter：开始训练（相对于 {cwd}）· escape：取消",
+    ),
 }
