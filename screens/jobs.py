@@ -135,7 +135,7 @@ class RunsAndJobs:
     def on_runs_changed(self, message: RunsChanged) -> None:
         """Tell the visible screen (the run list re-reads; others ignore it)."""
         app: Any = self
-        if app.screen is not app:
+        if app.screen_stack:  # not while starting up or shutting down
             app.screen.post_message(RunsChanged())
 
     # -- training --------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ class Requests:
 
 
 @dataclass
-class WorkerResult(Message):
+class WorkerResult(Message, bubble=False):
     """The base of every worker's final message; ``request`` is :class:`Requests`' number."""
 
     request: int = field(default=0, kw_only=True)
@@ -81,7 +81,7 @@ class WorkerResult(Message):
 
 
 @dataclass
-class RunsChanged(Message):
+class RunsChanged(Message, bubble=False):
     """Something added or changed runs in the workspace (a demo seeded, a run started): re-list."""
 
 

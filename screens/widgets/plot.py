@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
@@ -118,10 +119,16 @@ class BraillePlot(Widget):
     def render_lines_text(self, width: int, height: int) -> list[Text]:
         """Build the plot's rows (also used by the redraw benchmark)."""
         plot_w = max(4, width - Y_LABEL_WIDTH)
-        plot_h = max(2, height - 2)
         lines: list[Text] = []
         if not any(len(s.y) for s in self._series):
             return [Text(self.empty_text, style="dim")]
+        shown = [s for s in self._series if len(s.y)]
+        legend_w = sum(cell_len(f"● {s.label}  ") for s in shown)
+        bounds_w = 2 * 12 + 2  # room kept for the two x tick labels
+        # A legend that does not fit beside the x ticks gets its own row: labels (run ids) are never cut
+        # at the front; only a row wider than the whole plot loses its end.
+        own_row = legend_w + bounds_w > plot_w
+        plot_h = max(2, height - (3 if own_row else 2))
         bits, owner, (x0, x1, y0, y1) = rasterise(self._series, plot_w, plot_h)
         chars = np.where(bits > 0, bits + 0x2800, 0x20).astype(np.uint32)
         styles = [Style.parse(s.color) for s in self._series]
@@ -141,13 +148,21 @@ class BraillePlot(Widget):
         axis = " " * (Y_LABEL_WIDTH - 1) + "└" + "─" * plot_w
         lines.append(Text(axis, style="dim"))
         left, right = _format_tick(x0), _format_tick(x1)
-        legend = "  ".join(f"● {s.label}" for s in self._series if len(s.y))
-        footer = Text(" " * Y_LABEL_WIDTH + left, style="dim")
-        gap = max(1, plot_w - len(left) - len(right) - len(legend) - 2)
-        footer.append(" " * (gap // 2))
+        legend = Text()
         for s, style in zip(self._series, styles, strict=True):
             if len(s.y):
-                footer.append(f"● {s.label}  ", style=style)
+                legend.append(f"● {s.label}  ", style=style)
+        footer = Text(" " * Y_LABEL_WIDTH + left, style="dim")
+        if own_row:
+            footer.append(" " * max(1, plot_w - len(left) - len(right)) + right, style="dim")
+            lines.append(footer)
+            legend_row = Text(" " * Y_LABEL_WIDTH) + legend
+            legend_row.truncate(width, overflow="ellipsis")
+            lines.append(legend_row)
+            return lines
+        gap = max(1, plot_w - len(left) - len(right) - legend_w)
+        footer.append(" " * (gap // 2))
+        footer.append_text(legend)
         footer.append(" " * (gap - gap // 2) + right, style="dim")
         lines.append(footer)
         return lines
