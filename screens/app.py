@@ -157,7 +157,9 @@ class WorkbenchApp(RunsAndJobs, App[int]):
         if event.state is WorkerState.ERROR and event.worker.error is not None:
             error = event.worker.error
             self.push_screen(
-                ErrorScreen(t("ui.error.worker", name=worker_title(event.worker)), f"{type(error).__name__}: {error}")
+                ErrorScreen(
+                    t("ui.error.worker", name=worker_title(event.worker)), f"{type(error).__name__}: {error}"
+                )
             )
 
     def on_resize(self, event: Resize) -> None:

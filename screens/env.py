@@ -25,7 +25,6 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from workbench.envcheck import (
     DEFAULT_PROBES,
-    DEFAULT_RULES,
     DEFAULT_TIMEOUT_S,
     STATUSES,
     CheckReport,
@@ -35,6 +34,7 @@ from workbench.envcheck import (
     ProbeContext,
     Rule,
     SystemMonitor,
+    default_rules,
     markdown_report,
     run_checks,
 )
@@ -61,7 +61,7 @@ class EnvChecks:
     """What the Environment screen runs; ``WorkbenchApp(env_checks=...)`` swaps it (tests use fakes)."""
 
     probes: Sequence[Probe] = DEFAULT_PROBES
-    rules: Sequence[Rule] = DEFAULT_RULES
+    rules: Sequence[Rule] | None = None  # None: the rule registry, read when the screen asks
     context_factory: Callable[[Path], ProbeContext] | None = None
     monitor: SystemMonitor | None = None
     timeout_s: float = DEFAULT_TIMEOUT_S
@@ -102,7 +102,8 @@ class EnvScreen(WorkbenchScreen):
 
     @property
     def _rules(self) -> Sequence[Rule]:
-        return tuple(self.checks.rules)
+        rules = self.checks.rules
+        return tuple(rules) if rules is not None else default_rules()
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -180,7 +181,7 @@ class EnvScreen(WorkbenchScreen):
         factory = checks.context_factory or (lambda workspace: ProbeContext(workspace=workspace))
         report = run_checks(
             probes=checks.probes,
-            rules=checks.rules,
+            rules=self._rules,
             context=factory(self.wb.workspace),
             only=only,
             timeout_s=checks.timeout_s,
