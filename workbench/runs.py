@@ -592,11 +592,7 @@ def read_run_config(run_dir: Path) -> dict[str, Any]:
 
 def read_run_doc_environment(run_dir: Path) -> dict[str, Any]:
     """The ``environment`` section of ``run.yaml`` (``config_file``, ``resumed_from``…; empty if unreadable)."""
-    try:
-        doc = yaml.safe_load((run_dir / "run.yaml").read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError):
-        return {}
-    env = doc.get("environment", {}) if isinstance(doc, dict) else {}
+    env = read_run_doc(run_dir).get("environment", {})
     return env if isinstance(env, dict) else {}
 
 
@@ -667,8 +663,9 @@ def read_run_brief(run_dir: Path, tail_bytes: int = 256_000) -> RunBrief:
         tailer._consume(raw, None, events)
     failure = next((e for e, _ in reversed(events) if isinstance(e, RunFailed)), None)
     finished = next((e for e, _ in reversed(events) if isinstance(e, RunFinished)), None)
-    ended = next((e.time for e, _ in reversed(events) if e.TYPE in TERMINAL_TYPES), None)
-    pid = _read_state(run_dir).get("pid")
+    state, _ = read_state(run_dir)
+    ended = state.ended or next((e.time for e, _ in reversed(events) if e.TYPE in TERMINAL_TYPES), None)
+    pid = state.pid
     return RunBrief(
         summary=summary,
         latest=tailer.metrics.latest(),

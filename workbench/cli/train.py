@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import math
 import os
 import signal
 import sys
