@@ -20,7 +20,9 @@ from collections.abc import Iterator
 from typing import NoReturn
 
 _real_exit = os._exit
-_guarded: set[int] = set()
+_guarded: set[tuple[int, int]] = set()
+"""(pid, thread ident) pairs: a process forked from a guarded thread (a DataLoader worker) keeps the
+thread's ident, and its ``os._exit`` at the end must stay real."""
 _lock = threading.Lock()
 
 
@@ -33,7 +35,7 @@ class ExitAttempted(BaseException):  # noqa: N818 - what happened, not a generic
 
 
 def _guarded_exit(status: int) -> NoReturn:
-    if threading.get_ident() in _guarded:
+    if (os.getpid(), threading.get_ident()) in _guarded:
         raise ExitAttempted(status)
     _real_exit(status)
 
@@ -41,7 +43,7 @@ def _guarded_exit(status: int) -> NoReturn:
 @contextlib.contextmanager
 def guard_exit() -> Iterator[None]:
     """While inside, ``os._exit`` on the calling thread raises :class:`ExitAttempted`."""
-    ident = threading.get_ident()
+    ident = (os.getpid(), threading.get_ident())
     with _lock:
         _guarded.add(ident)
         os._exit = _guarded_exit
