@@ -42,9 +42,5 @@ class PlanScreen(PlaceholderScreen):
     mode = "plan"
 
 
-class CompareScreen(PlaceholderScreen):
-    mode = "compare"
-
-
 class WizardScreen(PlaceholderScreen):
     mode = "wizard"

@@ -298,4 +298,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "inference.cli.matrix": ("matrix: {count} row(s) added to {path}", "矩阵：向 {path} 添加了 {count} 行"),
     "inference.cli.summary_ok": ("all paths within tolerance", "所有路径均在容差内"),
     "inference.cli.summary_fail": ("parity check failed", "一致性检查未通过"),
+    # -- the compare screen ----------------------------------------------------------------------------
+    "ui.compare.key.run": ("compare", "比较"),
+    "ui.compare.col.run": ("run", "运行"),
+    "ui.compare.col.step": ("step", "步数"),
+    "ui.compare.hint": (
+        "pick a checkpoint and press enter (or c) to compare every inference path",
+        "选择一个检查点并按 enter（或 c）比较所有推理路径",
+    ),
+    "ui.compare.no_checkpoints": (
+        "no run of this workspace has a checkpoint yet — train one first",
+        "本工作区还没有带检查点的运行——请先训练",
+    ),
+    "ui.compare.running": ("comparing {run} at step {step}…", "正在比较 {run} 第 {step} 步…"),
+    "ui.compare.histogram": (
+        "{path}: per-element |difference| (log10 bins)",
+        "{path}：逐元素 |差值|（log10 分箱）",
+    ),
+    "ui.compare.latency": ("median latency per path and batch size", "各路径与批大小的中位延迟"),
+    "ui.compare.matrix": (
+        "matrix rows (hardware | model | Paddle | path | status | max diff | latency)",
+        "矩阵行（硬件 | 模型 | Paddle | 路径 | 状态 | 最大差 | 延迟）",
+    ),
 }

@@ -1,0 +1,283 @@
+"""The ``compare`` mode: train/inference parity for one run and checkpoint, shown path by path.
+
+Thin by design: :func:`workbench.inference.run_comparison` runs on a thread worker (it imports Paddle and
+takes seconds) and reports its progress per path; this screen lists the checkpoints to pick from and
+renders the result document (``CompareResult.to_dict()``, the same one ``compare --json`` prints): the
+paths coloured by tolerance, a histogram of per-element differences and latency bars for the selected
+path, the pitfall findings with their evidence, the operator inventory and the workspace matrix.
+:meth:`CompareScreen.show_result` takes a precomputed document, which is how the Pilot test drives it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import DataTable, Footer, Header, Static
+
+from workbench.i18n import cell_width, t
+from workbench.screens.base import WorkbenchScreen
+
+_STATUS_STYLE = {"ok": "green", "exceeds": "bold red", "error": "bold red", "skipped": "grey50"}
+_BAR_WIDTH = 30
+
+
+def _fmt(value: object, spec: str = ".3g") -> str:
+    return format(value, spec) if isinstance(value, int | float) else "-"
+
+
+def bar(value: float, largest: float, width: int = _BAR_WIDTH) -> str:
+    """A horizontal bar of ``value / largest`` of ``width`` cells (at least one cell when non-zero)."""
+    if largest <= 0 or value <= 0:
+        return ""
+    return "█" * max(1, round(width * value / largest))
+
+
+def histogram_text(hist: dict[str, list[float]] | None) -> Text:
+    """Per-element absolute differences, one line per non-empty log10 bin."""
+    out = Text()
+    if not hist:
+        return out
+    counts, edges = hist["counts"], hist["log10_edges"]
+    largest = max(counts) if counts else 0
+    for index, count in enumerate(counts):
+        if count:
+            label = f"1e{edges[index]:+.1f}"
+            out.append(f"{label:>8} {bar(count, largest, 24):<24} {count}\n")
+    return out
+
+
+def latency_text(doc: dict[str, Any]) -> Text:
+    """Median latency per path and batch size as bars (the reference first)."""
+    out = Text()
+    rows: list[tuple[str, str, float]] = []
+    for key, stats in (doc.get("reference", {}).get("latency") or {}).items():
+        rows.append(("dygraph_eval", key, float(stats["median"])))
+    for path in doc.get("paths", []):
+        for key, stats in (path.get("latency") or {}).items():
+            rows.append((path["name"], key, float(stats["median"])))
+    largest = max((ms for _, _, ms in rows), default=0.0)
+    name_width = max((cell_width(name) for name, _, _ in rows), default=0)
+    for name, key, ms in rows:
+        pad = " " * (name_width - cell_width(name))
+        out.append(f"{name}{pad} {key:>9} {bar(ms, largest, 20):<20} {ms:.3g} ms\n")
+    return out
+
+
+class CompareScreen(WorkbenchScreen):
+    """Pick a run's checkpoint, compare every path, read the differences and the pitfalls."""
+
+    mode = "compare"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "ui.key.back"),
+        Binding("c", "compare", "ui.compare.key.run"),
+        Binding("r", "reload", "ui.key.refresh"),
+    ]
+    DEFAULT_CSS = """
+    CompareScreen #compare-left { width: 44; }
+    CompareScreen #checkpoints { height: 1fr; }
+    CompareScreen #paths { height: auto; max-height: 12; }
+    CompareScreen #compare-progress { height: auto; }
+    CompareScreen .compare-pane { height: auto; margin: 0 1 1 0; }
+    """
+
+    def __init__(self, result: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self._initial = result
+        self.result: dict[str, Any] | None = None
+        self._targets: dict[str, tuple[str, int]] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal():
+            with Vertical(id="compare-left"):
+                yield DataTable(id="checkpoints", cursor_type="row", zebra_stripes=True)
+                yield Static(t("ui.compare.hint"), id="compare-progress", markup=False)
+            with VerticalScroll(id="compare-right"):
+                yield DataTable(id="paths", cursor_type="row")
+                yield Static(id="compare-detail", classes="compare-pane")
+                yield Static(id="compare-findings", classes="compare-pane")
+                yield Static(id="compare-ops", classes="compare-pane")
+                yield Static(id="compare-matrix", classes="compare-pane")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        checkpoints = self.query_one("#checkpoints", DataTable)
+        checkpoints.add_column(t("ui.compare.col.run"), key="run")
+        checkpoints.add_column(t("ui.compare.col.step"), key="step")
+        paths = self.query_one("#paths", DataTable)
+        for key in ("path", "status", "diff", "cosine", "agree", "latency"):
+            paths.add_column(t(f"inference.cli.col.{key}"), key=key)
+        if self._initial is not None:
+            self.show_result(self._initial)
+        self.action_reload()
+
+    # -- picking a checkpoint ---------------------------------------------------------------------------
+
+    def _workspace(self) -> Path | None:
+        workspace = getattr(self.app, "workspace", None)
+        return Path(workspace) if workspace is not None else None
+
+    def action_reload(self) -> None:
+        workspace = self._workspace()
+        if workspace is not None:
+            self._list_checkpoints(workspace)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="compare-list")
+    def _list_checkpoints(self, workspace: Path) -> None:
+        from workbench.runs import RunStore
+        from workbench.training.checkpoints import CheckpointStore
+
+        rows: list[tuple[str, int]] = []
+        for run_dir in RunStore(workspace).run_dirs():
+            for info in reversed(CheckpointStore(run_dir / "checkpoints", keep=None).committed()):
+                rows.append((str(run_dir), info.step))
+        self.app.call_from_thread(self._fill_checkpoints, rows)
+
+    def _fill_checkpoints(self, rows: list[tuple[str, int]]) -> None:
+        table = self.query_one("#checkpoints", DataTable)
+        table.clear()
+        self._targets.clear()
+        for run_dir, step in rows:
+            key = f"{run_dir}@{step}"
+            self._targets[key] = (run_dir, step)
+            table.add_row(Path(run_dir).name, str(step), key=key)
+        if not rows and self.result is None:
+            self.query_one("#compare-progress", Static).update(t("ui.compare.no_checkpoints"))
+
+    # -- running a comparison -------------------------------------------------------------------------
+
+    def action_compare(self) -> None:
+        table = self.query_one("#checkpoints", DataTable)
+        workspace = self._workspace()
+        if table.row_count == 0 or workspace is None:
+            return
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        if key is None or key not in self._targets:
+            return
+        run_dir, step = self._targets[key]
+        self.query_one("#compare-progress", Static).update(
+            t("ui.compare.running", run=Path(run_dir).name, step=step)
+        )
+        self._compare(workspace, run_dir, step)
+
+    @on(DataTable.RowSelected, "#checkpoints")
+    def _picked(self, _event: DataTable.RowSelected) -> None:
+        self.action_compare()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="compare-run")
+    def _compare(self, workspace: Path, run_dir: str, step: int) -> None:
+        from workbench.inference import CompareInputError, CompareOptions, run_comparison
+        from workbench.inference.report import write_report
+        from workbench.runs import RunStore
+
+        def progress(stage: str, name: str | None) -> None:
+            text = t("inference.cli.progress", stage=stage, path=name or "")
+            self.app.call_from_thread(self.query_one("#compare-progress", Static).update, text)
+
+        try:
+            result = run_comparison(
+                run_dir, RunStore(workspace), CompareOptions(checkpoint=step, repeats=10), progress
+            )
+        except CompareInputError as exc:
+            self.app.call_from_thread(
+                self.query_one("#compare-progress", Static).update, "\n".join(exc.messages)
+            )
+            return
+        write_report(result)
+        self.app.call_from_thread(self.show_result, result.to_dict())
+
+    # -- showing a result ------------------------------------------------------------------------------
+
+    def show_result(self, doc: dict[str, Any]) -> None:
+        """Render a comparison document (``CompareResult.to_dict()``)."""
+        self.result = doc
+        size = (doc.get("batch") or {}).get("size")
+        table = self.query_one("#paths", DataTable)
+        table.clear()
+        for path in doc.get("paths", []):
+            status = path["status"]
+            label = "deliberate" if path.get("deliberate") and status == "exceeds" else status
+            style = "yellow" if label == "deliberate" else _STATUS_STYLE.get(status, "")
+            agree = path.get("string_agreement", path.get("top1_agreement"))
+            latency = path.get("latency") or {}
+            table.add_row(
+                path["name"],
+                Text(t(f"inference.cli.status.{label}"), style=style),
+                _fmt(path.get("max_abs_diff")),
+                _fmt(path.get("cosine"), ".6f"),
+                _fmt(agree, ".0%"),
+                f"{_fmt(latency.get('batch_1', {}).get('median'))} / "
+                f"{_fmt(latency.get(f'batch_{size}', {}).get('median'))}",
+                key=path["name"],
+            )
+        verdict = t("inference.cli.summary_ok" if doc.get("ok") else "inference.cli.summary_fail")
+        self.query_one("#compare-progress", Static).update(
+            Text(verdict, style="green" if doc.get("ok") else "bold red")
+        )
+        self._show_findings(doc)
+        self._show_ops(doc)
+        self._show_matrix(doc)
+        first = next((p for p in doc.get("paths", []) if p.get("histogram")), None)
+        self._show_detail(first)
+
+    @on(DataTable.RowHighlighted, "#paths")
+    def _path_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if self.result is None or event.row_key.value is None:
+            return
+        path = next((p for p in self.result.get("paths", []) if p["name"] == event.row_key.value), None)
+        self._show_detail(path)
+
+    def _show_detail(self, path: dict[str, Any] | None) -> None:
+        out = Text()
+        if path is not None:
+            out.append(t("ui.compare.histogram", path=path["name"]) + "\n", style="bold")
+            if path.get("error"):
+                out.append(str(path["error"]) + "\n", style="red")
+            out.append_text(histogram_text(path.get("histogram")))
+        if self.result is not None:
+            out.append("\n" + t("ui.compare.latency") + "\n", style="bold")
+            out.append_text(latency_text(self.result))
+        self.query_one("#compare-detail", Static).update(out)
+
+    def _show_findings(self, doc: dict[str, Any]) -> None:
+        out = Text(t("inference.report.findings") + "\n", style="bold")
+        for finding in doc.get("findings", []):
+            colour = {"fail": "bold red", "warn": "yellow"}.get(finding.get("severity", ""), "grey50")
+            out.append(f"[{finding.get('severity', '')}] {finding['id']}: ", style=colour)
+            out.append(f"{finding['summary']}\n")
+            if finding.get("fix"):
+                out.append(f"    {t('inference.report.fix')}: {finding['fix']}\n", style="dim")
+            for item in (finding.get("evidence") or [])[:6]:
+                out.append(f"    · {item}\n", style="dim")
+        self.query_one("#compare-findings", Static).update(out)
+
+    def _show_ops(self, doc: dict[str, Any]) -> None:
+        ops = doc.get("ops") or {}
+        out = Text(t("inference.report.ops") + "\n", style="bold")
+        listed = ", ".join(f"{op['name']}×{op['count']}" for op in ops.get("ops", []))
+        out.append(listed + "\n")
+        for device, missing in (ops.get("missing_kernels") or {}).items():
+            out.append(
+                t("inference.finding.missing_kernels", device=device, ops=", ".join(missing)) + "\n",
+                style="red",
+            )
+        self.query_one("#compare-ops", Static).update(out)
+
+    def _show_matrix(self, doc: dict[str, Any]) -> None:
+        out = Text(t("ui.compare.matrix") + "\n", style="bold")
+        for row in doc.get("matrix_rows", []):
+            out.append(
+                f"{row['hardware']} | {row['model']} | {row['paddle_version']} | {row['path']} | "
+                f"{row['status']} | {_fmt(row['max_diff'])} | {_fmt(row['latency_ms'])} ms\n"
+            )
+        self.query_one("#compare-matrix", Static).update(out)
+
+    def action_back(self) -> None:
+        """escape: back to the Runs list, as on every other mode."""
+        self.app.switch_mode("runs")

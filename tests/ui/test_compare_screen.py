@@ -1,0 +1,139 @@
+"""Pilot tests of the ``compare`` screen on a precomputed comparison document (no Paddle needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.widgets import DataTable, Static
+
+from workbench.screens.compare import CompareScreen, bar
+
+
+def _path(name: str, status: str, diff: float, deliberate: bool = False) -> dict[str, Any]:
+    return {
+        "name": name,
+        "deliberate": deliberate,
+        "status": status,
+        "max_abs_diff": diff,
+        "max_rel_diff": diff,
+        "cosine": 1.0 if diff < 1e-3 else 0.9,
+        "top1_agreement": 1.0,
+        "latency_ms": 2.0,
+        "within_tolerance": status == "ok",
+        "latency": {"batch_1": {"median": 0.5, "p90": 0.6}, "batch_8": {"median": 2.0, "p90": 2.5}},
+        "histogram": {
+            "log10_edges": [-12.0 + 0.7 * i for i in range(21)],
+            "counts": [0] * 7 + [40] + [0] * 12,
+        }
+        if status != "skipped"
+        else None,
+        **({"error": "skipped: paddle2onnx not installed"} if status == "skipped" else {}),
+    }
+
+
+RESULT: dict[str, Any] = {
+    "run_dir": "/tmp/ws/runs/r1",
+    "checkpoint": {"step": 300},
+    "batch": {"size": 8, "shape": [8, 1, 32, 100], "dtype": "float32"},
+    "reference": {
+        "name": "dygraph_eval",
+        "latency": {"batch_1": {"median": 1.8}, "batch_8": {"median": 9.0}},
+    },
+    "paths": [
+        _path("dygraph_train", "exceeds", 2.07, deliberate=True),
+        _path("jit_load", "ok", 0.0),
+        _path("predictor_ir_on", "exceeds", 0.3),
+        _path("onnxruntime", "skipped", 0.0),
+    ],
+    "findings": [
+        {
+            "id": "train_mode",
+            "severity": "warn",
+            "summary": "BatchNorm2D x3: bn1, bn2, bn3",
+            "fix": "call model.eval()",
+            "evidence": ["bn1 (BatchNorm2D)"],
+        },
+        {
+            "id": "first_divergence",
+            "severity": "fail",
+            "summary": "predictor_ir_on is the first path outside",
+            "fix": "delete_pass",
+            "evidence": [],
+        },
+    ],  # fmt: skip
+    "ops": {"ops": [{"name": "conv2d", "count": 3}, {"name": "rnn", "count": 1}], "missing_kernels": {}},
+    "matrix_rows": [
+        {
+            "hardware": "cpu: X (2 cores)",
+            "model": "text_recognition:crnn",
+            "paddle_version": "3.3.1",
+            "path": "jit_load",
+            "status": "ok",
+            "max_diff": 0.0,
+            "latency_ms": 2.0,
+        },
+    ],  # fmt: skip
+    "ok": False,
+}
+
+
+class CompareTestApp(App[None]):
+    def __init__(self, screen: CompareScreen, workspace: Path) -> None:
+        super().__init__()
+        self.workspace = workspace
+        self._screen = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self._screen)
+
+
+def _text(screen: CompareScreen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+async def test_a_precomputed_result_is_shown_path_by_path(tmp_path: Path) -> None:
+    screen = CompareScreen(result=RESULT)
+    app = CompareTestApp(screen, tmp_path / "ws")
+    async with app.run_test(size=(140, 50)) as pilot:
+        await pilot.pause(0.2)
+        table = screen.query_one("#paths", DataTable)
+        assert table.row_count == 4
+        assert str(table.get_cell("dygraph_train", "status")) == "differs (expected)"
+        assert str(table.get_cell("predictor_ir_on", "status")) == "OUT OF TOLERANCE"
+        assert str(table.get_cell("onnxruntime", "status")) == "skipped"
+        assert "parity check failed" in _text(screen, "#compare-progress")
+        findings = _text(screen, "#compare-findings")
+        assert "train_mode" in findings and "bn1" in findings and "first_divergence" in findings
+        assert "conv2d×3" in _text(screen, "#compare-ops")
+        assert "cpu: X (2 cores)" in _text(screen, "#compare-matrix")
+        # Moving through the paths shows each one's histogram; latency bars list every path and batch.
+        table.focus()
+        table.move_cursor(row=2)
+        await pilot.pause(0.1)
+        detail = _text(screen, "#compare-detail")
+        assert "predictor_ir_on: per-element" in detail and "40" in detail
+        assert "dygraph_eval" in detail and "batch_8" in detail
+        table.move_cursor(row=3)
+        await pilot.pause(0.1)
+        assert "paddle2onnx not installed" in _text(screen, "#compare-detail")
+        assert screen.query_one("#checkpoints", DataTable).row_count == 0
+
+
+async def test_an_empty_workspace_says_how_to_get_a_checkpoint(tmp_path: Path) -> None:
+    screen = CompareScreen()
+    app = CompareTestApp(screen, tmp_path / "ws")
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if "train one first" in _text(screen, "#compare-progress"):
+                break
+        assert "train one first" in _text(screen, "#compare-progress")
+        await pilot.press("c")  # nothing to compare: no crash, nothing started
+        await pilot.pause(0.1)
+        assert screen.result is None
+
+
+def test_bars_scale_to_the_largest() -> None:
+    assert bar(10, 10, 20) == "█" * 20 and bar(1, 1000, 20) == "█" and bar(0, 10) == ""
