@@ -80,11 +80,18 @@ def resolve_workspace(workspace: str | os.PathLike[str] | None = None) -> Path:
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so a reader sees the old or the new file, never a torn one."""
     tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        # A full disk (or a kill) must not leave a 0-byte temp file beside the real one; the ones a
+        # kill -9 leaves are removed by workbench.leftovers once their pid is gone.
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def slug(name: str) -> str:

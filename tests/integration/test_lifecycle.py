@@ -297,3 +297,26 @@ def test_a_checkpoints_steps_are_in_the_history_before_it_is_committed(
     job = start_training(plan, store)
     assert job.wait(120) and job.status == "finished", job.result
     assert on_disk_at_commit == {5: set(range(1, 6)), 10: set(range(1, 11))}
+
+
+def test_a_checkpoint_killed_half_way_is_cleaned_when_the_next_run_starts(
+    tmp_path: Path, project: Path, spawn: Callable[..., subprocess.Popen[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from workbench.runs import RunStore
+    from workbench.training import prepare_training, start_training
+
+    config = _config(project, "killed", steps=20, every=5)
+    proc = spawn(config, "--plain", "-o", "debug.inject=slow_checkpoint@10:120")
+    run_dir = _wait_until(
+        proc, tmp_path, lambda run: any((run / "checkpoints").glob("step-10.tmp-*/model.pdparams"))
+    )
+    proc.kill()  # kill -9 in the middle of writing checkpoint 10
+    proc.communicate()
+    [half] = list((run_dir / "checkpoints").glob("step-10.tmp-*"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    store = RunStore(tmp_path / "ws")
+    plan = prepare_training(config, store=store, resume=run_dir.name, environ={})
+    assert plan.resume is not None and plan.resume.step == 5
+    job = start_training(plan, store)
+    assert not half.exists()  # its writer is gone: removed when the next run started
+    assert job.wait(120) and job.status == "finished", job.result

@@ -130,10 +130,12 @@ def _print_run_table(console: object, store: RunStore) -> list[RunSummary]:
     return runs
 
 
-@click.command("runs")
+@click.group("runs", invoke_without_command=True)
 @click.option("--json", "json_mode", is_flag=True)
 @click.pass_context
 def runs_command(ctx: click.Context, json_mode: bool) -> None:
+    if ctx.invoked_subcommand is not None:
+        return  # runs gc
     store = RunStore(_state(ctx).workspace)
     if json_mode:
         emit_json(
@@ -160,7 +162,11 @@ def runs_command(ctx: click.Context, json_mode: bool) -> None:
 def all_commands() -> list[click.Command]:
     from workbench.cli.check import check_command
     from workbench.cli.compare import compare_command
+    from workbench.cli.gc import gc_command
     from workbench.cli.train import train_command
+
+    if "gc" not in runs_command.commands:
+        runs_command.add_command(gc_command())
 
     validate_command.help = t("cli.validate.help")
     runs_command.help = t("cli.runs.help")

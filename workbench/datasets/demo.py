@@ -8,7 +8,8 @@
 The same ``seed`` gives the same files byte for byte with the same Pillow version: every random choice
 comes from one ``numpy.random.Generator`` seeded here (never the global RNG, so generating data does not
 disturb a training run's seeds). A dataset is written into ``<dir>.tmp-<pid>`` and renamed into place
-at the end, so an interrupted generation never leaves a half dataset that looks complete.
+at the end, so an interrupted generation never leaves a half dataset that looks complete; the work folder
+of a killed generation is removed by the next one (:func:`workbench.leftovers.clean_siblings`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ def _write_atomically(target: Path, build: Callable[[Path], None]) -> Path:
     if target.exists():
         raise FileExistsError(f"{target} already exists; remove it to generate the demo again")
     target.parent.mkdir(parents=True, exist_ok=True)
+    from workbench.leftovers import clean_siblings
+
+    clean_siblings(target)  # what a killed generation left (its pid is gone)
     tmp = target.with_name(f"{target.name}.tmp-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     try:

@@ -17,6 +17,7 @@ from typing import Any
 
 from workbench.envcheck.wheels import DEFAULT_PADDLE_VERSION
 from workbench.i18n import t
+from workbench.leftovers import clean_run, clean_workspace
 from workbench.runner import InProcessJob, JobContext, start_in_process
 from workbench.runs import RunStore
 from workbench.training.fingerprint import environment_fingerprint
@@ -68,6 +69,10 @@ def start_training(plan: TrainingPlan, store: RunStore) -> InProcessJob:
         return run_training(ctx, plan)
 
     fingerprint = run_fingerprint(plan, paddle, device)
+    # What killed runs left behind (half-written checkpoints, temp files), now that nothing writes them.
+    clean_workspace(store)
+    if plan.resume is not None:
+        clean_run(plan.resume.run_dir)
     try:
         started = start_in_process(
             store, plan.name, job, config=plan.cfg.model_dump(mode="json"), fingerprint=fingerprint
