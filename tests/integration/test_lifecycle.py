@@ -300,7 +300,10 @@ def test_a_checkpoints_steps_are_in_the_history_before_it_is_committed(
 
 
 def test_a_checkpoint_killed_half_way_is_cleaned_when_the_next_run_starts(
-    tmp_path: Path, project: Path, spawn: Callable[..., subprocess.Popen[str]], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    project: Path,
+    spawn: Callable[..., subprocess.Popen[str]],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from workbench.runs import RunStore
     from workbench.training import prepare_training, start_training
