@@ -64,17 +64,24 @@ def build(cfg):
             float(paddle.matmul(big, big)[0, 0])  # ~1 s inside a Paddle kernel (GIL released)
         return paddle.nn.functional.cross_entropy(outputs, labels)
 
-    return TrainParts(model=model, optimizer=opt, train_data=Points(), loss=loss)
+    def evaluate(model):
+        flag = cfg.options.get("hang_in_eval_while")
+        if flag and os.path.exists(flag):
+            print("EVAL-HANG", flush=True)
+            time.sleep(300)  # a test kills the process here
+        return {"calls": float(calls[0])}
+
+    return TrainParts(model=model, optimizer=opt, train_data=Points(), loss=loss, evaluate=evaluate)
 """
 
 CONFIG = """\
 task: custom
 entry: lifecycle_entry:build
-options: {{heavy_from: {heavy_from}}}
+options: {{heavy_from: {heavy_from}, hang_in_eval_while: {flag}}}
 train: {{steps: {steps}, batch_size: 8}}
 checkpoint: {{every: {every}}}
 eval: {{every: 0}}
-export: {{enabled: false}}
+export: {{enabled: {export}}}
 alerts: {{hang_after_s: 600}}
 """
 
@@ -86,9 +93,22 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def _config(project: Path, name: str, *, steps: int = 100_000, every: int = 5, heavy_from: int = 0) -> Path:
+def _config(
+    project: Path,
+    name: str,
+    *,
+    steps: int = 100_000,
+    every: int = 5,
+    heavy_from: int = 0,
+    export: bool = False,
+    hang_in_eval_while: Path | None = None,
+) -> Path:
     path = project / f"{name}.yaml"
-    path.write_text(CONFIG.format(steps=steps, every=every, heavy_from=heavy_from))
+    flag = json.dumps(str(hang_in_eval_while)) if hang_in_eval_while else "null"
+    text = CONFIG.format(
+        steps=steps, every=every, heavy_from=heavy_from, export=str(export).lower(), flag=flag
+    )
+    path.write_text(text)
     return path
 
 
@@ -323,3 +343,40 @@ def test_a_checkpoint_killed_half_way_is_cleaned_when_the_next_run_starts(
     job = start_training(plan, store)
     assert not half.exists()  # its writer is gone: removed when the next run started
     assert job.wait(120) and job.status == "finished", job.result
+
+
+def test_a_run_killed_during_its_final_evaluation_is_finished_by_resume(
+    tmp_path: Path,
+    project: Path,
+    spawn: Callable[..., subprocess.Popen[str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from workbench.runs import RunStore
+    from workbench.training import PrepareError, prepare_training, start_training
+
+    flag = tmp_path / "hang-in-eval"
+    flag.write_text("")
+    config = _config(project, "final", steps=10, every=5, export=True, hang_in_eval_while=flag)
+    proc = spawn(config, "--plain")
+    killed = _wait_until(proc, tmp_path, lambda run: "EVAL-HANG" in _logs(run))
+    proc.kill()  # kill -9 after the last checkpoint, during the final evaluation
+    proc.communicate()
+    latest = CheckpointStore(killed / "checkpoints").latest_valid()
+    assert latest is not None and latest.step == 10 and not (killed / "export").exists()
+    flag.unlink()
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    store = RunStore(tmp_path / "ws")
+    plan = prepare_training(config, store=store, resume="latest", environ={})
+    assert plan.resume is not None and plan.resume.run_dir == killed and plan.resume.step == 10
+    assert any("final evaluation and export" in notice for notice in plan.notices)
+    job = start_training(plan, store)
+    assert job.wait(120) and job.status == "finished", job.result
+    rows = _rows(job.run_dir)
+    assert not [r for r in rows if r["type"] == "metrics" and "loss" in r["values"]]  # nothing retrained
+    assert [r["step"] for r in rows if r["type"] == "metrics" and "eval/calls" in r["values"]] == [10]
+    assert (job.run_dir / "export" / "model.json").exists()
+    summary = job.result.summary  # type: ignore[union-attr]
+    assert summary["export"] and summary["final_metrics"]["loss"] is not None
+    # Now it is complete: nothing is left to do.
+    with pytest.raises(PrepareError, match="nothing left to train"):
+        prepare_training(config, store=store, resume="latest", environ={})

@@ -26,6 +26,7 @@ the current step with a checkpoint saved first.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import pickle
 import threading
@@ -41,7 +42,7 @@ from workbench.inference.export import write_export_records
 from workbench.inference.preprocess import preprocess_identity
 from workbench.runner.context import JobCancelled, JobContext
 from workbench.training import track
-from workbench.training.checkpoints import CheckpointInfo, CheckpointStore
+from workbench.training.checkpoints import CheckpointInfo, CheckpointStore, read_manifest
 from workbench.training.export import default_input_spec, export_model, exported_files
 from workbench.training.faults import FaultPlan, InjectedFault
 from workbench.training.parts import TrainParts
@@ -223,10 +224,12 @@ class TrainingLoop:
         parts = self.parts
         assert parts is not None
         total = self.cfg.train.steps
-        if self.last_eval_step != total:
-            self._evaluate(total)
+        # The last checkpoint first: a kill during the final evaluation or the export then leaves a run
+        # that `--resume` can finish without training again (see workbench.training.plan).
         if not self._saved_at(total):
             self._checkpoint(total)
+        if self.last_eval_step != total:
+            self._evaluate(total)
         export: str | None = None
         if self.cfg.export.enabled:
             export = self._export()
@@ -436,6 +439,10 @@ class TrainingLoop:
         restore_rng_state(state["rng"], paddle)
         self.step = int(state["step"])
         self.nonfinite_streak = int(state.get("nonfinite_streak", 0))
+        with contextlib.suppress(ValueError):
+            loss = read_manifest(point.checkpoint).get("loss")
+            if isinstance(loss, int | float):
+                self.last_loss = float(loss)  # the final metrics of a run that only finishes
 
     def _export(self) -> str | None:
         parts = self.parts
@@ -443,6 +450,11 @@ class TrainingLoop:
         try:
             spec = parts.input_spec
             if spec is None:
+                if self._sample_input is None and self.source is not None:
+                    # A resumed run that only finishes (no step trained here): one batch for the shapes.
+                    # After the final checkpoint, so drawing it changes nothing that is kept.
+                    first = self.source.next_batch()
+                    self._sample_input = first[0] if isinstance(first, tuple | list) else first
                 if self._sample_input is None:
                     raise ValueError("no input_spec and no batch seen")
                 spec = default_input_spec(self._sample_input, self.paddle)

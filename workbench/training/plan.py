@@ -30,7 +30,7 @@ from typing import Any
 from workbench.config.loader import load_model
 from workbench.config.training import TrainingConfig, task_spec
 from workbench.i18n import t
-from workbench.runs import RunStore, read_run_doc, run_name
+from workbench.runs import STATUS_FINISHED, RunStore, read_run_doc, run_name, summarize
 from workbench.training.checkpoints import MANIFEST, CheckpointStore, read_manifest, verify_checkpoint
 from workbench.training.faults import Fault, faults_from
 from workbench.training.tasks import demo_maker
@@ -161,6 +161,43 @@ def find_resume_point(ref: str, store: RunStore, run_name_: str) -> ResumePoint:
         parent = _dig(_read_run_doc(current), ("environment", "resumed_from", "run_dir"))
         current = Path(parent) if isinstance(parent, str) and Path(parent).is_dir() else None
     raise PrepareError([t("training.resume.no_checkpoint", run=str(run_dir)), *skipped])
+
+
+def check_schedule_length(point: ResumePoint, cfg: TrainingConfig, old_steps: Any) -> str | None:
+    """Refuse (or, for a custom entry, warn about) a resume whose ``train.steps`` changed the LR schedule.
+
+    The built-in cosine schedule spans ``train.steps``: rebuilding it for another length would change
+    the learning rate of every step from the checkpoint on (the old scheduler state is restored into a
+    curve of another length), so a "continued" run would follow dynamics neither run had. That is bad
+    input (:class:`PrepareError`). A constant schedule does not depend on the length: nothing to say.
+    A custom entry builds its own schedule, which may or may not use ``train.steps``: the warning that is
+    returned says so.
+    """
+    if not isinstance(old_steps, int) or old_steps == cfg.train.steps:
+        return None
+    if cfg.task == "custom":
+        return t(
+            "training.resume.steps_changed_custom", old=old_steps, new=cfg.train.steps, step=point.step + 1
+        )
+    if cfg.train.lr_schedule == "constant":
+        return None
+    raise PrepareError(
+        [
+            t(
+                "training.resume.steps_changed",
+                old=old_steps,
+                new=cfg.train.steps,
+                schedule=cfg.train.lr_schedule,
+                run=str(point.run_dir),
+                step=point.step + 1,
+            )
+        ]
+    )
+
+
+def _finished(run_dir: Path) -> bool:
+    """Whether a run ended ``finished`` (its final evaluation and export done)."""
+    return summarize(run_dir).status == STATUS_FINISHED
 
 
 def resume_differences(point: ResumePoint, cfg: TrainingConfig) -> list[str] | None:
@@ -306,8 +343,18 @@ def prepare_training(
         point = find_resume_point(resume, store, name)
         for message in point.skipped:
             note(message)
-        if point.step >= cfg.train.steps:
-            raise PrepareError([t("training.resume.nothing_left", step=point.step, steps=cfg.train.steps)])
+        old_steps = _dig(_read_run_doc(point.run_dir).get("config") or {}, ("train", "steps"))
+        schedule = check_schedule_length(point, cfg, old_steps)
+        if schedule is not None:
+            note(schedule)  # custom entries: we cannot know whether their schedule spans train.steps
+        if point.step > cfg.train.steps or (point.step == cfg.train.steps and _finished(point.run_dir)):
+            key = "training.resume.nothing_left"
+            if cfg.task != "custom" and cfg.train.lr_schedule != "constant":
+                key = "training.resume.nothing_left_schedule"  # raising train.steps is refused below
+            raise PrepareError([t(key, step=point.step, steps=cfg.train.steps)])
+        if point.step == cfg.train.steps:
+            # Killed after its last checkpoint, during the final evaluation or export: finish those.
+            note(t("training.resume.finishing", run=str(point.run_dir), step=point.step))
         changed = resume_differences(point, cfg)
         if changed is None:
             note(t("training.resume.no_config", run=str(point.run_dir), config=str(path)))

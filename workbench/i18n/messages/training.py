@@ -154,6 +154,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the checkpoint is at step {step} and train.steps is {steps}: nothing left to train (raise it, e.g. -o train.steps=...)",
         "检查点已在第 {step} 步，而 train.steps 为 {steps}：没有剩余步数（请调大，例如 -o train.steps=...）",
     ),
+    "training.resume.nothing_left_schedule": (
+        "the checkpoint is at step {step} and train.steps is {steps}: the run is complete and its learning-rate "
+        "schedule has ended — to train longer, start a new run with a longer train.steps",
+        "检查点已在第 {step} 步，而 train.steps 为 {steps}：该运行已完成，其学习率调度也已结束——"
+        "如需继续训练，请用更大的 train.steps 开始新的运行",
+    ),
+    "training.resume.steps_changed": (
+        "train.steps is {new} but run {run} was trained with {old}, and its {schedule} learning-rate schedule "
+        "spans train.steps: resuming would rebuild it and change the learning rate from step {step} on — "
+        "resume with -o train.steps={old}, or start a new run for the longer schedule",
+        "train.steps 为 {new}，但运行 {run} 训练时为 {old}，其 {schedule} 学习率调度覆盖整个 train.steps："
+        "续训会重建调度，从第 {step} 步起改变学习率——请用 -o train.steps={old} 续训，或为更长的调度开始新的运行",
+    ),
+    "training.resume.steps_changed_custom": (
+        "warning: train.steps changed from {old} to {new}; if your entry's learning-rate schedule uses "
+        "train.steps, the learning rate changes from step {step} on",
+        "警告：train.steps 从 {old} 改为 {new}；如果入口的学习率调度用到 train.steps，学习率将从第 {step} 步起改变",
+    ),
+    "training.resume.finishing": (
+        "run {run} stopped after its last checkpoint (step {step}) without finishing: running its final "
+        "evaluation and export now",
+        "运行 {run} 在最后一个检查点（第 {step} 步）之后中断、未完成：现在补做最终评估与导出",
+    ),
     "training.resume.differs": (
         "warning: these settings differ from the run being resumed, so it will not match an uninterrupted run: {keys}",
         "警告：以下设置与被续训的运行不同，结果将与不中断的训练不一致：{keys}",
