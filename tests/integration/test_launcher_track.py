@@ -4,6 +4,7 @@ with a stream per rank (the layout of runs the workbench launches), not one unre
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -32,6 +33,8 @@ SCRIPT = textwrap.dedent(
         time.sleep(1.5)  # rank 1 gets to the run folder first: it must still be one run
     for step in range(1, 6):
         track.log(step, loss=1.0 / step + rank)
+    if rank == 0:
+        track.alert("note", "rank 0 says hello", step=5)
     """
 )
 
@@ -61,6 +64,8 @@ def test_both_ranks_of_a_launched_script_land_in_one_run(tmp_path: Path) -> None
         assert (run_dir / "ranks" / str(rank) / "events.jsonl").exists()
     started = [e for e in record.events if e.TYPE == "run_started"]
     assert len(started) == 1 and getattr(started[0], "ranks", None) == 2
+    top = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()]
+    assert [row.get("message") for row in top if row["type"] == "alert_raised"] == ["rank 0 says hello"]
 
 
 def test_ranks_agree_on_the_run_without_talking() -> None:

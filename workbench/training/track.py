@@ -157,7 +157,7 @@ class RankRun(TrackedRun):
             metrics=MetricStore(),
             config=config,
             rank=job.rank,
-            on_event=handle.update_state if handle is not None else None,
+            on_event=handle.emit if handle is not None else None,  # rank 0: alerts show on the run too
         )
         self.finished = False
         if handle is not None:
