@@ -191,7 +191,6 @@ class WorkbenchApp(RunsAndJobs, App[int]):
         screen_keys, global_keys = help_rows(self.screen)
         if self.modes:
             global_keys.insert(0, (f"1 … {min(len(self.modes), MAX_MODE_KEYS)}", t("ui.help.modes")))
-        global_keys.append(("ctrl+p", t("ui.help.palette")))
         modes = [
             (str(number) if number <= MAX_MODE_KEYS else "", t(spec.title), t(spec.help))
             for number, (_, spec) in enumerate(self.modes, start=1)
@@ -233,7 +232,8 @@ class WorkbenchApp(RunsAndJobs, App[int]):
         folder = self.workspace / "screenshots"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            path = Path(self.save_screenshot(path=str(folder)))
+            name = f"screen-{time.strftime('%Y%m%d-%H%M%S')}.svg"
+            path = Path(self.save_screenshot(filename=name, path=str(folder)))
         except OSError as exc:
             self.notify(t("ui.screenshot.failed", folder=str(folder), error=str(exc)), severity="error")
             return None

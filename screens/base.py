@@ -112,6 +112,8 @@ def help_rows(screen: Screen[Any]) -> tuple[list[tuple[str, str]], list[tuple[st
         text = translate_description(binding.description)
         if text is None or binding.action.startswith(("goto(", "app.goto(")):
             continue
+        if binding.action in ("command_palette", "app.command_palette"):
+            text = t("ui.help.palette")  # the footer's "palette" is terse; help says what it is
         scope = (active.node is app, binding.action)
         keys, _ = grouped.setdefault(scope, ([], text))
         display = app.get_key_display(binding)

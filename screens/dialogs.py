@@ -20,7 +20,23 @@ ResultT = TypeVar("ResultT")
 
 
 class LocalizedModal(LocalizedBindingsMixin, ModalScreen[ResultT]):
-    """A modal whose binding descriptions are catalog keys, translated where Textual reads them."""
+    """A modal whose binding descriptions are catalog keys, translated where Textual reads them.
+
+    Its layout lives here; its colours (border, background) in the theme stylesheet.
+    """
+
+    DEFAULT_CSS = """
+    LocalizedModal {
+        align: center middle;
+    }
+    LocalizedModal .modal-box {
+        width: 90;
+        max-width: 95%;
+        height: auto;
+        max-height: 90%;
+        padding: 1 2;
+    }
+    """
 
 
 class HelpScreen(LocalizedModal[None]):
@@ -35,8 +51,8 @@ class HelpScreen(LocalizedModal[None]):
         Binding("escape,question_mark,q", "dismiss", "ui.key.close"),
     ]
     DEFAULT_CSS = """
-    HelpScreen #help-box { height: auto; max-height: 100%; }
-    HelpScreen #help-scroll { height: auto; max-height: 1fr; }
+    HelpScreen #help-box { max-height: 100%; }
+    HelpScreen #help-scroll { height: 1fr; }
     """
 
     def __init__(

@@ -69,14 +69,29 @@ def test_theme_files_all_load() -> None:
     assert PROBLEMS == [] and len(SPECS) >= 3
 
 
+def in_256_colours(color: Color) -> Color:
+    """The colour a 256-colour terminal (tmux's default) draws instead."""
+    from rich.color import Color as RichColor
+    from rich.color import ColorSystem
+
+    from workbench.themes.depth import _reduce
+
+    triplet = _reduce(RichColor.parse(color.hex), ColorSystem.EIGHT_BIT).get_truecolor()
+    return Color(*triplet)
+
+
+@pytest.mark.parametrize("depth", ["truecolor", "256"])
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
-def test_every_text_pair_meets_the_contrast_floor(spec: ThemeSpec) -> None:
+def test_every_text_pair_meets_the_contrast_floor(spec: ThemeSpec, depth: str) -> None:
     variables = resolved(spec)
     failures = []
     for pairs, floor in ((TEXT_PAIRS, TEXT_FLOOR), (BORDER_PAIRS, BORDER_FLOOR)):
         for text, back in pairs:
             background = Color.parse(variables[back])
-            ratio = contrast(colour(variables, text, background), background)
+            foreground = colour(variables, text, background)
+            if depth == "256":
+                foreground, background = in_256_colours(foreground), in_256_colours(background)
+            ratio = contrast(foreground, background)
             if ratio < floor:
                 failures.append(f"{text} on {back}: {ratio:.2f} < {floor}")
     assert not failures, f"{spec.name}: " + "; ".join(failures)

@@ -94,7 +94,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.help.col.action": ("Action", "操作"),
     "ui.help.col.mode": ("Mode", "模式"),
     "ui.help.col.what": ("What it shows", "内容"),
-    "ui.help.modes": ("switch mode (see the table above)", "切换模式（见上表）"),
+    "ui.help.modes": ("switch mode (the modes are listed below)", "切换模式（模式见下表）"),
     "ui.help.palette": ("command palette: every action by name", "命令面板：按名称查找所有操作"),
     "ui.help.footer": (
         "↑ ↓ PgUp PgDn Home End: scroll · ? / escape / q: close",
