@@ -8,6 +8,7 @@ the header shows "Paddle: loading…" until then.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, cast
