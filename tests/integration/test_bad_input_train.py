@@ -86,6 +86,8 @@ def _cli(tmp_path: Path, args: Sequence[str], inject: str = "") -> subprocess.Co
         ["--resume", ""],
         ["-o", "debug.inject=raise@0"],
         ["-o", "debug.inject=raise@9"],
+        ["-o", "options.x=" + "[" * 300 + "]" * 300],
+        ["-o", "options.b=[&a " + "x" * 100_000 + ", " + ", ".join(["*a"] * 60) + "]"],
     ],
 )
 def test_bad_input_exits_2_before_paddle_loads(tmp_path: Path, args: list[str]) -> None:
@@ -93,6 +95,16 @@ def test_bad_input_exits_2_before_paddle_loads(tmp_path: Path, args: list[str]) 
     assert result.returncode == 2, (result.stdout, result.stderr)
     assert "loading Paddle" not in result.stdout and "Traceback" not in result.stdout + result.stderr
     assert not RunStore(tmp_path / "ws").run_dirs()  # no run was started
+
+
+def test_an_alias_bomb_in_the_config_exits_2_naming_the_limit(tmp_path: Path) -> None:
+    config = _setup(tmp_path)
+    lines = [CONFIG + "options:", "  l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [f"  l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]" for i in range(1, 10)]
+    config.write_text("\n".join(lines) + "\n")
+    result = _cli(tmp_path, [str(config), "--plain"])
+    assert result.returncode == 2 and "aliases expand to" in result.stdout, result.stdout
+    assert not RunStore(tmp_path / "ws").run_dirs()
 
 
 def test_os_exit_in_build_is_a_failed_run_not_a_silent_exit_0(tmp_path: Path) -> None:
