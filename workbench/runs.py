@@ -519,8 +519,8 @@ def read_state(run_dir: Path) -> tuple[RunState, list[str]]:
         if path.stat().st_size > MAX_STATE_BYTES:
             return RunState(), [t("runs.damage.state_too_big", limit=f"{MAX_STATE_BYTES // 1024} KB")]
         data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return RunState(), [t("runs.damage.state_missing")]
+    except FileNotFoundError:  # a run being created (run.yaml is written first), or one killed then
+        return RunState(), []
     except (OSError, ValueError) as exc:
         return RunState(), [t("runs.damage.state_unreadable", error=type(exc).__name__)]
     if not isinstance(data, dict):

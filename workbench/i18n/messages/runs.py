@@ -15,7 +15,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "run.yaml is missing (its checkpoints can still be resumed with the config you pass to train)",
         "run.yaml 缺失（仍可用传给 train 的配置从其检查点续训）",
     ),
-    "runs.damage.state_missing": ("state.json is missing", "state.json 缺失"),
     "runs.damage.state_too_big": ("state.json is larger than {limit}", "state.json 大于 {limit}"),
     "runs.damage.state_unreadable": ("state.json is unreadable ({error})", "state.json 无法读取（{error}）"),
     "runs.damage.state_field": (
