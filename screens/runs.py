@@ -117,7 +117,8 @@ class RunsScreen(WorkbenchScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        for key in ("runs.col.run", "runs.col.status", "runs.col.started", "runs.col.step"):
+        # Status and Last step right after the id: at 80 columns they stay in view (Started scrolls).
+        for key in ("runs.col.run", "runs.col.status", "runs.col.step", "runs.col.started"):
             table.add_column(t(key), key=key)
         self.refresh_runs()
         self._timer = self.set_interval(REFRESH_S, self.refresh_runs)
@@ -128,6 +129,12 @@ class RunsScreen(WorkbenchScreen):
 
     def on_hide(self) -> None:
         self._timer.pause()  # a hidden list costs nothing while a run trains
+
+    def on_resize(self) -> None:
+        # Column widths are measured when rows are added; rows added before the terminal reported its
+        # real size come out cut to the header widths ("202", "canc" at 80 columns): rebuild once sized.
+        self._shown = None
+        self.refresh_runs()
 
     # -- the list --------------------------------------------------------------------------------
 
@@ -161,8 +168,8 @@ class RunsScreen(WorkbenchScreen):
                 table.add_row(
                     Text(run.run_id),
                     status_text(run.status, color),
-                    format_time(run.started),
                     str(run.last_step) if run.last_step is not None else t("common.none"),
+                    format_time(run.started),
                     key=run.run_id,
                 )
             ids = [r.run_id for r in runs]

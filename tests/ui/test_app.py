@@ -60,8 +60,8 @@ async def test_failing_job_is_an_event_and_the_app_stays_up(make_app) -> None:  
         await pilot.pause(0.1)
         assert isinstance(app.screen, RunsScreen)
         table = app.screen.query_one(DataTable)
-        await _wait_for(lambda: table.row_count == 1, pilot)
-        assert "failed" in str(table.get_row_at(0)[1])
+        # (the list already showed it running: RunsChanged re-read it when it started)
+        await _wait_for(lambda: table.row_count == 1 and "failed" in str(table.get_row_at(0)[1]), pilot)
 
 
 async def test_open_a_past_run_from_the_list(make_app, tmp_path) -> None:  # type: ignore[no-untyped-def]

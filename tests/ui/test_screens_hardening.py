@@ -300,7 +300,7 @@ async def test_run_detail_shows_duration_origin_and_no_metric_dump(make_app, tmp
         )
         text = str(screen.query_one("#run-detail-text", Static).render())
         assert "started" in text
-        assert "started in this workbench" in text or "another process" in text
+        assert "started in this session" in text or "outside this session" in text
         assert screen.query_one("#run-detail").size.width > 44  # grows with a wide terminal
 
 
@@ -330,3 +330,17 @@ async def test_x_axis_samples_only_for_runs_with_a_batch_size(make_app, tmp_path
         assert "x: optimizer step" in title
         job.cancel()
         assert job.wait(30)
+
+
+async def test_runs_table_keeps_status_and_last_step_in_view_at_80x24(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    assert start_demo_job(RunStore(tmp_path / "ws"), steps=7, step_s=0).wait(30)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        table = screen.query_one(DataTable)
+        await _wait_for(pilot, lambda: table.row_count == 1)
+        await pilot.pause(0.2)
+        header = "".join(s.text for s in table.render_line(0))
+        row = "".join(s.text for s in table.render_line(1))
+        assert "Status" in header and "Last step" in header
+        assert "finished" in row and " 7 " in row

@@ -40,10 +40,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.runs.detail.duration": ("duration: {duration}", "用时：{duration}"),
     "ui.runs.detail.step": ("last step: {step}", "最后一步：{step}"),
     "ui.runs.detail.origin_other": (
-        "started from the CLI or another process (pid {pid})",
-        "由命令行或其他进程启动（pid {pid}）",
+        "started outside this session: the CLI or another workbench (pid {pid})",
+        "在本会话之外启动：命令行或另一个工作台（pid {pid}）",
     ),
-    "ui.runs.detail.origin_here": ("started in this workbench", "在本工作台中启动"),
+    "ui.runs.detail.origin_here": ("started in this session", "在本会话中启动"),
     "ui.runs.detail.config": ("config: {path}", "配置：{path}"),
     "ui.runs.detail.resumed_from": ("resumed from: {run} (step {step})", "继续自：{run}（第 {step} 步）"),
     "ui.runs.detail.export": ("export: {path}", "导出：{path}"),
