@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from workbench.i18n import cell_width, t
 from workbench.screens.base import WorkbenchScreen
+from workbench.screens.workers import CheckpointsListed, CompareFinished, CompareProgressed
 
 _STATUS_STYLE = {"ok": "green", "exceeds": "bold red", "error": "bold red", "skipped": "grey50"}
 _BAR_WIDTH = 30
@@ -128,7 +129,13 @@ class CompareScreen(WorkbenchScreen):
         if workspace is not None:
             self._list_checkpoints(workspace)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="compare-list")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="compare-list",
+        description="worker.checkpoints",
+    )
     def _list_checkpoints(self, workspace: Path) -> None:
         from workbench.runs import RunStore
         from workbench.training.checkpoints import CheckpointStore
@@ -137,7 +144,11 @@ class CompareScreen(WorkbenchScreen):
         for run_dir in RunStore(workspace).run_dirs():
             for info in reversed(CheckpointStore(run_dir / "checkpoints", keep=None).committed()):
                 rows.append((str(run_dir), info.step))
-        self.app.call_from_thread(self._fill_checkpoints, rows)
+        self.post_message(CheckpointsListed(rows=rows))
+
+    @on(CheckpointsListed)
+    def _checkpoints_listed(self, message: CheckpointsListed) -> None:
+        self._fill_checkpoints(message.rows)
 
     def _fill_checkpoints(self, rows: list[tuple[str, int]]) -> None:
         table = self.query_one("#checkpoints", DataTable)
@@ -170,7 +181,7 @@ class CompareScreen(WorkbenchScreen):
     def _picked(self, _event: DataTable.RowSelected) -> None:
         self.action_compare()
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="compare-run")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="compare-run", description="worker.compare")
     def _compare(self, workspace: Path, run_dir: str, step: int) -> None:
         from workbench.inference import CompareInputError, CompareOptions, run_comparison
         from workbench.inference.report import write_report
@@ -178,19 +189,28 @@ class CompareScreen(WorkbenchScreen):
 
         def progress(stage: str, name: str | None) -> None:
             text = t("inference.cli.progress", stage=stage, path=name or "")
-            self.app.call_from_thread(self.query_one("#compare-progress", Static).update, text)
+            self.post_message(CompareProgressed(text=text))
 
         try:
             result = run_comparison(
                 run_dir, RunStore(workspace), CompareOptions(checkpoint=step, repeats=10), progress
             )
         except CompareInputError as exc:
-            self.app.call_from_thread(
-                self.query_one("#compare-progress", Static).update, "\n".join(exc.messages)
-            )
+            self.post_message(CompareFinished(error="\n".join(exc.messages)))
             return
         write_report(result)
-        self.app.call_from_thread(self.show_result, result.to_dict())
+        self.post_message(CompareFinished(doc=result.to_dict()))
+
+    @on(CompareProgressed)
+    def _compare_progressed(self, message: CompareProgressed) -> None:
+        self.query_one("#compare-progress", Static).update(message.text)
+
+    @on(CompareFinished)
+    def _compare_finished(self, message: CompareFinished) -> None:
+        if message.doc is not None:
+            self.show_result(message.doc)
+        else:
+            self.query_one("#compare-progress", Static).update(message.error)
 
     # -- showing a result ------------------------------------------------------------------------------
 

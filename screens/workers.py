@@ -184,3 +184,27 @@ class ReportExported(WorkerResult):
     note: str = ""
     partial: int = 0  # how many checks had not run when the report was taken
     kind: str = field(default="envcheck-export", kw_only=True)
+
+
+# -- inference parity ----------------------------------------------------------------------------
+
+
+@dataclass
+class CheckpointsListed(WorkerResult):
+    rows: list[tuple[str, int]] = field(default_factory=list)
+    kind: str = field(default="compare-list", kw_only=True)
+
+
+@dataclass
+class CompareProgressed(WorkerResult):
+    """A stage of a running comparison (several per worker)."""
+
+    text: str = ""
+    kind: str = field(default="compare-run", kw_only=True)
+
+
+@dataclass
+class CompareFinished(WorkerResult):
+    doc: dict[str, Any] | None = None
+    error: str = ""
+    kind: str = field(default="compare-run", kw_only=True)

@@ -14,6 +14,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "worker.envcheck": ("running the environment checks", "运行环境检查"),
     "worker.export": ("writing the report", "写入报告"),
     "worker.system": ("sampling CPU, memory and GPUs", "采样 CPU、内存与 GPU"),
+    "worker.checkpoints": ("listing the checkpoints", "列出检查点"),
+    "worker.compare": ("comparing training and inference", "对比训练与推理"),
     # Quitting while training: printed after the terminal is restored.
     "ui.quit.stopped_run": (
         "Stopped run {run} ({status}) at step {step}.",
