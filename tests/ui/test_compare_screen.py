@@ -1,13 +1,14 @@
-"""Pilot tests of the ``compare`` screen on a precomputed comparison document (no Paddle needed)."""
+"""Pilot tests of the ``compare`` screen on a precomputed comparison document (no Paddle needed), in the
+real app (``WorkbenchApp``), switched to the ``compare`` mode."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from textual.app import App
 from textual.widgets import DataTable, Static
 
+from workbench.screens.app import WorkbenchApp
 from workbench.screens.compare import CompareScreen, bar
 
 
@@ -79,14 +80,12 @@ RESULT: dict[str, Any] = {
 }
 
 
-class CompareTestApp(App[None]):
-    def __init__(self, screen: CompareScreen, workspace: Path) -> None:
-        super().__init__()
-        self.workspace = workspace
-        self._screen = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self._screen)
+async def _compare_screen(pilot: Any) -> CompareScreen:
+    pilot.app.switch_mode("compare")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, CompareScreen)
+    return screen
 
 
 def _text(screen: CompareScreen, selector: str) -> str:
@@ -94,9 +93,10 @@ def _text(screen: CompareScreen, selector: str) -> str:
 
 
 async def test_a_precomputed_result_is_shown_path_by_path(tmp_path: Path) -> None:
-    screen = CompareScreen(result=RESULT)
-    app = CompareTestApp(screen, tmp_path / "ws")
+    app = WorkbenchApp(tmp_path / "ws", preload_paddle=False)
     async with app.run_test(size=(140, 50)) as pilot:
+        screen = await _compare_screen(pilot)
+        screen.show_result(RESULT)
         await pilot.pause(0.2)
         table = screen.query_one("#paths", DataTable)
         assert table.row_count == 4
@@ -122,9 +122,9 @@ async def test_a_precomputed_result_is_shown_path_by_path(tmp_path: Path) -> Non
 
 
 async def test_an_empty_workspace_says_how_to_get_a_checkpoint(tmp_path: Path) -> None:
-    screen = CompareScreen()
-    app = CompareTestApp(screen, tmp_path / "ws")
+    app = WorkbenchApp(tmp_path / "ws", preload_paddle=False)
     async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _compare_screen(pilot)
         for _ in range(40):
             await pilot.pause(0.05)
             if "train one first" in _text(screen, "#compare-progress"):
