@@ -345,3 +345,32 @@ def test_compare_cli_json_in_a_subprocess(runs: Runs) -> None:
         assert {"id", "summary", "fix"} <= finding.keys()
     assert doc["matrix_rows"] and Path(doc["reports"]["markdown"]).is_file()
     assert textwrap.dedent(Path(doc["reports"]["markdown"]).read_text()).startswith("# Inference parity")
+
+
+async def test_compare_screen_runs_a_real_comparison_on_its_worker(runs: Runs) -> None:
+    from textual.widgets import DataTable
+
+    from workbench.screens.app import WorkbenchApp
+    from workbench.screens.compare import CompareScreen
+
+    app = WorkbenchApp(runs.store.workspace, preload_paddle=False)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await pilot.pause(0.1)
+        await app.switch_mode("compare")
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert isinstance(screen, CompareScreen)
+        table = screen.query_one("#checkpoints", DataTable)
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if table.row_count:
+                break
+        keys = [row.value for row in table.rows]
+        table.move_cursor(row=next(i for i, key in enumerate(keys) if key and runs.cls.name in key))
+        await pilot.press("c")
+        for _ in range(1200):  # Paddle is already loaded in this process; the comparison takes seconds
+            await pilot.pause(0.05)
+            if screen.result is not None:
+                break
+        assert screen.result is not None and screen.result["ok"]
+        assert screen.query_one("#paths", DataTable).row_count == len(screen.result["paths"])

@@ -36,6 +36,7 @@ from workbench.inference.paths import ComparePath, PathContext, first_output, or
 from workbench.inference.preprocess import preprocess_identity
 from workbench.inference.source import (
     CompareInputError,
+    RunSource,
     build_model,
     charset_of,
     input_batch,
@@ -45,6 +46,7 @@ from workbench.inference.source import (
     resolve_run,
 )
 from workbench.runs import RunStore
+from workbench.training.checkpoints import CheckpointInfo
 
 Progress = Callable[[str, str | None], None]
 """``progress(stage, path_name or None)``: stages ``load``, ``export``, ``path``, ``ops``, ``done``."""
@@ -165,7 +167,6 @@ def run_comparison(
     ref: str | Path, store: RunStore, options: CompareOptions | None = None, progress: Progress | None = None
 ) -> CompareResult:
     """Compare every path for one run and checkpoint; see the module docstring."""
-    from workbench.training.export import default_input_spec
     from workbench.training.runtime import import_paddle
 
     options = options or CompareOptions()
@@ -181,7 +182,27 @@ def run_comparison(
         raise CompareInputError(
             [t("inference.input.no_paddle", error=f"{type(exc).__name__}: {exc}")]
         ) from None
+    # The CPU paths compare against a CPU reference. set_device is process-wide: put back what was set.
+    previous_device = paddle.get_device()
     paddle.set_device("cpu")
+    try:
+        return _compare(paddle, run_dir, source, checkpoint, selected, options, store, report)
+    finally:
+        paddle.set_device(previous_device)
+
+
+def _compare(
+    paddle: Any,
+    run_dir: Path,
+    source: RunSource,
+    checkpoint: CheckpointInfo,
+    selected: list[tuple[str, ComparePath, str | None]],
+    options: CompareOptions,
+    store: RunStore,
+    report: Progress,
+) -> CompareResult:
+    from workbench.training.export import default_input_spec
+
     parts = build_model(source, paddle)
     model = parts.model
     load = load_weights(model, checkpoint, paddle)

@@ -2,7 +2,7 @@
 
 ``CONFIG_OR_RUN`` is a run id, id prefix, run folder or ``latest``, or a training config file (then the
 newest run of that config's name that has a checkpoint). The model is rebuilt exactly as the training
-loop builds it — same task builder, same seed, inside ``paddle.utils.unique_name.guard()`` — and the
+loop builds it — same task builder, inside ``paddle.utils.unique_name.guard()`` — and the
 checkpoint's weights are loaded by name with every mismatch recorded (a parameter in the checkpoint but
 not in the model, the reverse, or a different shape: the cases Paddle reports only as a "Skip loading
 for …" warning). Only the matching weights are handed to ``set_state_dict``.
@@ -142,11 +142,13 @@ def pick_checkpoint(run_dir: Path, step: int | None) -> CheckpointInfo:
 
 
 def build_model(source: RunSource, paddle: Any) -> TrainParts:
-    """The task's parts, built as the training loop builds them (same seed, fresh parameter names)."""
-    from workbench.training.seeds import seed_everything
+    """The task's parts, built as the training loop builds them (same builder, fresh parameter names).
+
+    No seed is set: the seeds are process-wide, and in the TUI a training run may be drawing from them
+    on another thread. Every weight that matters comes from the checkpoint.
+    """
     from workbench.training.tasks import build_parts
 
-    seed_everything(source.cfg.train.seed, paddle)
     with paddle.utils.unique_name.guard():
         parts = build_parts(source.cfg, data_dir=source.data_dir, config_dir=source.config_dir, paddle=paddle)
     parts.check()
