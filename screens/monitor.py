@@ -305,7 +305,10 @@ class MonitorScreen(WorkbenchScreen):
         result = job.result
         panel = self.query_one("#monitor-failure")
         if isinstance(result, RunFailed):
-            text = f"{t('ui.monitor.failed', error=result.error)}\n\n{result.traceback.rstrip()}"
+            if job.status == "interrupted":  # the writer died: the run list's word, not "failed"
+                text = result.error
+            else:
+                text = f"{t('ui.monitor.failed', error=result.error)}\n\n{result.traceback.rstrip()}"
             self.query_one("#monitor-failure-text", Static).update(text)
             panel.display = True
         else:

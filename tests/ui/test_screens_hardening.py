@@ -344,3 +344,25 @@ async def test_runs_table_keeps_status_and_last_step_in_view_at_80x24(make_app, 
         row = "".join(s.text for s in table.render_line(1))
         assert "Status" in header and "Last step" in header
         assert "finished" in row and " 7 " in row
+
+
+async def test_monitor_calls_a_killed_run_interrupted_like_the_list(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    store = RunStore(tmp_path / "ws")
+    handle = store.create("victim", {"train": {"steps": 100}})
+    handle.writer.sample(0, 1, {"loss": 1.0}, 1.0)
+    handle.writer.close()
+    state = json.loads((handle.run_dir / "state.json").read_text())
+    state.update(pid=_dead_pid(), pid_started=None)
+    (handle.run_dir / "state.json").write_text(json.dumps(state))
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await _wait_for(pilot, lambda: "interrupted" in str(screen.query_one(DataTable).get_row_at(0)[1]))
+        await pilot.press("enter")
+        await _wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.job is not None)
+        monitor = app.screen
+        await _wait_for(pilot, lambda: monitor.job.done)  # type: ignore[union-attr]
+        await pilot.pause(0.7)
+        title = str(monitor.query_one("#monitor-title", Static).render())
+        assert "interrupted" in title and "failed" not in title
+        assert "Run failed" not in str(monitor.query_one("#monitor-failure-text", Static).render())
