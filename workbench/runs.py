@@ -384,6 +384,17 @@ def _writer_alive(state: Mapping[str, Any]) -> bool:
     return not isinstance(recorded, int | float) or abs(started - float(recorded)) < 1.0
 
 
+def _newness(run_dir: Path) -> tuple[str, int, str]:
+    """Sort key, newest last: the id's second-resolution stamp, then when ``run.yaml`` was written (runs
+    created in the same second, e.g. a resume right after a run, must not be ordered by their random
+    suffix), then the id."""
+    try:
+        written = (run_dir / "run.yaml").stat().st_mtime_ns
+    except OSError:
+        written = 0
+    return run_dir.name[:15], written, run_dir.name
+
+
 class RunStore:
     """The ``runs/`` folder of one workspace."""
 
@@ -437,9 +448,7 @@ class RunStore:
         """Every run folder, newest first; one that lost its ``run.yaml`` is still a run (damaged)."""
         if not self.runs_dir.is_dir():
             return []
-        return sorted(
-            (p for p in self.runs_dir.iterdir() if is_run_dir(p)), key=lambda p: p.name, reverse=True
-        )
+        return sorted((p for p in self.runs_dir.iterdir() if is_run_dir(p)), key=_newness, reverse=True)
 
     def candidates(self, ref: str) -> list[Path]:
         """Runs ``ref`` may mean: a run folder, ``latest``, an exact id, or every id it is a prefix of."""

@@ -80,3 +80,15 @@ def test_a_custom_entry_gets_a_warning_because_its_schedule_is_its_own(tmp_path:
     handle.close()
     plan = prepare_training(config, ["train.steps=60"], resume="latest", store=store, environ={})
     assert any("changed from 40 to 60" in n and "from step 21" in n for n in plan.notices), plan.notices
+
+
+def test_latest_is_the_newest_run_even_within_one_second(tmp_path: Path) -> None:
+    """Run ids carry a second-resolution stamp and a random suffix: the suffix must not decide."""
+    import time
+
+    store = RunStore(tmp_path / "ws")
+    store.create("twice", run_id="20261130-120000-twice-ffff").close()
+    time.sleep(0.05)  # a distinct file time for the second run.yaml
+    store.create("twice", run_id="20261130-120000-twice-0000").close()
+    assert [d.name for d in store.run_dirs()] == ["20261130-120000-twice-0000", "20261130-120000-twice-ffff"]
+    assert store.candidates("latest")[0].name == "20261130-120000-twice-0000"
