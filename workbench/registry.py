@@ -67,6 +67,9 @@ class Registry(Generic[T]):
     _entries: dict[str, T] = field(default_factory=dict, init=False, repr=False)
     _origin: dict[str, str] = field(default_factory=dict, init=False, repr=False)
     _order: dict[str, tuple[float, int]] = field(default_factory=dict, init=False, repr=False)
+    _placeholders: set[str] = field(default_factory=set, init=False, repr=False)
+    _shadowed: dict[str, tuple[T, str, float]] = field(default_factory=dict, init=False, repr=False)
+    _registrants: set[str] = field(default_factory=set, init=False, repr=False)
     _counter: int = field(default=0, init=False, repr=False)
     _loaded: bool = field(default=False, init=False, repr=False)
     _loading: bool = field(default=False, init=False, repr=False)
@@ -81,30 +84,62 @@ class Registry(Generic[T]):
         order: float | None = None,
         module: str | None = None,
         replace: bool = False,
+        placeholder: bool = False,
     ) -> T:
         """Add ``entry`` under ``name`` and return it (usable as the last line of a module).
 
         ``order`` places the entry among the others (smaller first; entries without one follow, in
         registration order). Registering a name twice is a programming error unless ``replace`` is set
-        (tests use it to swap an entry for a scripted one).
+        (tests use it to swap an entry for a scripted one). A ``placeholder`` stands in for a feature
+        that has not landed yet: a real entry of the same name replaces it whichever module is
+        imported first, and the placeholder comes back if the real entry is unregistered.
         """
+        origin = module or _caller_module()
         with self._lock:
-            if name in self._entries and not replace:
-                raise ValueError(
-                    f"{self.kind} {name!r} is registered twice ({self._origin[name]} and {module or '?'})"
+            self._registrants.add(origin)
+            slot = (entry, origin, math.inf if order is None else float(order))
+            real_here = name in self._entries and name not in self._placeholders
+            placeholder_here = name in self._placeholders or name in self._shadowed
+            if not replace and (placeholder_here if placeholder else real_here):
+                first = (
+                    self._shadowed[name][1] if placeholder and name in self._shadowed else self._origin[name]
                 )
-            self._entries[name] = entry
-            self._origin[name] = module or _caller_module()
-            self._counter += 1
-            self._order[name] = (math.inf if order is None else float(order), self._counter)
+                raise ValueError(f"{self.kind} {name!r} is registered twice ({first} and {origin})")
+            if placeholder and real_here:
+                self._shadowed[name] = slot  # the real entry is already here: keep this one behind it
+                return entry
+            if placeholder:
+                self._placeholders.add(name)
+            elif name in self._placeholders:  # the real entry arrives: the placeholder steps behind it
+                self._shadowed[name] = (self._entries[name], self._origin[name], self._order[name][0])
+                self._placeholders.discard(name)
+            self._put(name, *slot)
         return entry
 
+    def _put(self, name: str, entry: T, origin: str, order: float) -> None:
+        self._entries[name] = entry
+        self._origin[name] = origin
+        self._counter += 1
+        self._order[name] = (order, self._counter)
+
     def unregister(self, name: str) -> None:
-        """Remove an entry (tests that add a temporary one clean up with this)."""
+        """Remove an entry (tests that add a temporary one clean up with this); a placeholder it
+        replaced comes back."""
         with self._lock:
             self._entries.pop(name, None)
             self._origin.pop(name, None)
             self._order.pop(name, None)
+            was_placeholder = name in self._placeholders
+            self._placeholders.discard(name)
+            shadowed = self._shadowed.pop(name, None)
+            if shadowed is not None and not was_placeholder:
+                self._put(name, *shadowed)
+                self._placeholders.add(name)
+
+    def is_placeholder(self, name: str) -> bool:
+        """Whether ``name`` is only a placeholder (the feature behind it has not landed)."""
+        self.load()
+        return name in self._placeholders
 
     def load(self) -> Registry[T]:
         """Import every module of :attr:`package` once, so each registers its entries."""
@@ -161,6 +196,7 @@ class Registry(Generic[T]):
                         self.unregister(name)
                 for module in modules:
                     sys.modules.pop(module, None)
+                    self._registrants.discard(module)
             self.reload()
 
     def get(self, name: str) -> T:
@@ -190,8 +226,7 @@ class Registry(Generic[T]):
     def silent_modules(self) -> list[str]:
         """Modules of the folder that were imported but registered nothing."""
         self.load()
-        origins = set(self._origin.values())
-        return [name for name in self._imported if name not in origins]
+        return [name for name in self._imported if name not in self._registrants]
 
     def __contains__(self, name: object) -> bool:
         self.load()

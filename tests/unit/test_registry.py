@@ -84,3 +84,18 @@ def test_extra_folder_adds_entries_for_the_block_only(plugin_pkg: Path, tmp_path
     assert reg.names() == ["alpha"]
     assert "wb_test_plugins.gamma" not in sys.modules
     assert reg.silent_modules() == []
+
+
+def test_a_placeholder_gives_way_to_the_real_entry_in_any_order() -> None:
+    early: Registry[str] = Registry("command")
+    early.register("compare", "placeholder", order=60, placeholder=True, module="planned")
+    early.register("compare", "real", order=60, module="compare")
+    late: Registry[str] = Registry("command")
+    late.register("compare", "real", order=60, module="compare")
+    late.register("compare", "placeholder", order=60, placeholder=True, module="planned")
+    for reg in (early, late):
+        assert reg.get("compare") == "real" and not reg.is_placeholder("compare")
+        reg.unregister("compare")  # the feature goes away again: its placeholder is back
+        assert reg.get("compare") == "placeholder" and reg.is_placeholder("compare")
+    with pytest.raises(ValueError, match="registered twice"):
+        early.register("compare", "placeholder again", placeholder=True)  # ignored: already a placeholder
