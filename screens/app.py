@@ -7,7 +7,6 @@ the header shows "Paddle: loading…" until then.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -18,7 +17,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.events import Resize
-from textual.filter import LineFilter
+from textual.filter import LineFilter, NoColor
 from textual.screen import Screen
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
@@ -32,6 +31,7 @@ from workbench.screens.dialogs import ConfirmScreen, ErrorScreen, HelpScreen, To
 from workbench.screens.jobs import RunsAndJobs
 from workbench.screens.modes import ordered_modes
 from workbench.screens.workers import Requests, worker_title
+from workbench.settings import WorkbenchSettings, resolve_settings
 from workbench.themes import load_theme_specs, resolve_theme_name, stylesheet_path
 from workbench.themes.depth import ReducedColors
 
@@ -55,6 +55,7 @@ class WorkbenchApp(RunsAndJobs, App[int]):
         self,
         workspace: Path | str | None = None,
         *,
+        settings: WorkbenchSettings | None = None,
         theme_name: str | None = None,
         low_bandwidth: bool = False,
         preload_paddle: bool = True,
@@ -63,15 +64,24 @@ class WorkbenchApp(RunsAndJobs, App[int]):
         preview_colors: str | None = None,
         env_checks: Any = None,
     ) -> None:
-        # NO_COLOR: Textual's own handling turns colours into greys unless the theme is "ANSI"; asking
+        """``settings`` come from the command line; without them (tests), the arguments given here,
+        then the ``PADDLE_WORKBENCH_*`` variables and the user config file decide."""
+        if settings is None:
+            flags = {"workspace": workspace, "theme": theme_name, "low_bandwidth": low_bandwidth or None}
+            settings = resolve_settings(flags)
+        self.settings = settings
+        # No colour: Textual's own handling turns colours into greys unless the theme is "ANSI"; asking
         # for ANSI colours makes it strip them instead, so the terminal's own colours show.
-        super().__init__(driver_class=driver_class, ansi_color=True if os.environ.get("NO_COLOR") else None)
+        super().__init__(driver_class=driver_class, ansi_color=True if settings.no_color else None)
+        # Textual itself only looks at NO_COLOR; the setting may also come from our variable or file.
+        self._no_color_filter = NoColor() if settings.no_color and not self.no_color else None
+        self.no_color = self.no_color or settings.no_color
         self.modes = ordered_modes()
         for name, spec in self.modes:
             self.add_mode(name, spec.screen_factory())
-        self.store = RunStore(workspace)
+        self.store = RunStore(settings.workspace)
         self.workspace = self.store.workspace
-        self.low_bandwidth = low_bandwidth
+        self.low_bandwidth = settings.low_bandwidth
         self.preload_paddle = preload_paddle
         self.seed_demo = seed_demo
         self.paddle_state = "not loaded"
@@ -83,7 +93,7 @@ class WorkbenchApp(RunsAndJobs, App[int]):
         self.requests = Requests()
         self.stop_reports: list[str] = []  # printed by run_tui after the terminal is restored
         self.theme_problems: list[str] = []
-        self._requested_theme = theme_name
+        self._requested_theme = settings.theme
         self._too_small_shown = False
         self._preview_depth = ReducedColors(preview_colors) if preview_colors else None
 
@@ -120,6 +130,8 @@ class WorkbenchApp(RunsAndJobs, App[int]):
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, plus a colour-depth preview when one was asked for (snapshots, docs)."""
         filters = list(super().get_line_filters())
+        if self._no_color_filter is not None:
+            filters.append(self._no_color_filter)
         if self._preview_depth is not None:
             filters.append(self._preview_depth)
         return filters

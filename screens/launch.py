@@ -7,14 +7,13 @@ import sys
 from pathlib import Path
 
 from workbench.i18n import t
+from workbench.settings import WorkbenchSettings
 
 SESSION_LOG = "tui-output.log"
 
 
-def run_tui(
-    workspace: Path, theme: str | None = None, low_bandwidth: bool = False, demo: bool = False
-) -> int:
-    """Run the app until the user quits; returns the process exit code."""
+def run_tui(settings: WorkbenchSettings, demo: bool = False) -> int:
+    """Run the app with the user's settings until the user quits; returns the process exit code."""
     from workbench.capture import start_process_capture, stop_process_capture
     from workbench.screens.app import WorkbenchApp
     from workbench.screens.driver import CapturedTerminalDriver
@@ -22,6 +21,7 @@ def run_tui(
     # glog goes to fd 2 from C++: quiet the chatty levels before Paddle is imported by a worker.
     os.environ.setdefault("GLOG_minloglevel", "2")
     # Made before capture starts, so a failure here is an ordinary error on a clean terminal.
+    workspace = settings.workspace
     workspace.mkdir(parents=True, exist_ok=True)
     log_path = workspace / SESSION_LOG
     session_log = open(log_path, "a", encoding="utf-8", errors="replace")  # noqa: SIM115 - closed below
@@ -33,13 +33,7 @@ def run_tui(
         # C-level output (glog, child processes) written while no run is active lands here; each run's
         # own output also goes to its logs.txt. Python-level prints of non-job threads are Textual's.
         capture.add_sink(lambda text: (session_log.write(text), session_log.flush()))
-        app = WorkbenchApp(
-            workspace=workspace,
-            theme_name=theme,
-            low_bandwidth=low_bandwidth,
-            seed_demo=demo,
-            driver_class=CapturedTerminalDriver,
-        )
+        app = WorkbenchApp(settings=settings, seed_demo=demo, driver_class=CapturedTerminalDriver)
         app.run()
         return_code = app.return_code or 0
     finally:

@@ -13,9 +13,14 @@ from workbench.runs import RunStore
 
 @pytest.fixture(autouse=True)
 def _english_and_isolated(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """English by default; workspace env cleared; Paddle's caches and logs land in tmp."""
+    """English by default; workspace and settings variables cleared, no user config file; Paddle's
+    caches and logs land in tmp."""
     monkeypatch.delenv("PADDLE_WORKBENCH_WORKSPACE", raising=False)
     monkeypatch.delenv("PADDLE_WORKBENCH_RUN_DIR", raising=False)
+    for name in ("THEME", "LOW_BANDWIDTH", "PLAIN", "NO_COLOR"):
+        monkeypatch.delenv(f"PADDLE_WORKBENCH_{name}", raising=False)
+    # The user's own settings file never leaks into a test (nor into the processes tests start).
+    monkeypatch.setenv("PADDLE_WORKBENCH_CONFIG", str(tmp_path_factory.mktemp("user") / "config.yaml"))
     monkeypatch.setenv("PADDLE_WORKBENCH_LANG", "en")
     monkeypatch.setenv("GLOG_minloglevel", "2")
     # Paddle writes ~/.cache/paddle on import (and jit.save, run_check): tests, and every subprocess

@@ -51,9 +51,9 @@ from workbench.events import (
     parse_float,
 )
 from workbench.i18n import t
+from workbench.settings_sources import DEFAULT_WORKSPACE, env_name, raw_setting
 
-DEFAULT_WORKSPACE = Path(".paddle-workbench")
-WORKSPACE_ENV = "PADDLE_WORKBENCH_WORKSPACE"
+WORKSPACE_ENV = env_name("workspace")
 FLUSH_INTERVAL_S = 0.5
 
 STATUS_RUNNING = "running"
@@ -70,11 +70,10 @@ _TERMINAL_STATUS = {
 
 
 def resolve_workspace(workspace: str | os.PathLike[str] | None = None) -> Path:
-    """``--workspace`` wins, then ``PADDLE_WORKBENCH_WORKSPACE``, then ``./.paddle-workbench``."""
-    if workspace:
-        return Path(workspace).expanduser()
-    env = os.environ.get(WORKSPACE_ENV)
-    return Path(env).expanduser() if env else DEFAULT_WORKSPACE
+    """``--workspace`` wins, then ``PADDLE_WORKBENCH_WORKSPACE``, then the user config file's
+    ``workspace:``, then ``./.paddle-workbench`` (see :mod:`workbench.settings_sources`)."""
+    found = raw_setting("workspace", workspace or None)
+    return Path(str(found)).expanduser() if found else DEFAULT_WORKSPACE
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -31,6 +31,7 @@ SCRIPT = textwrap.dedent(
     import workbench.screens.app as app_module
     from workbench.runner import start_in_process
     from workbench.screens.launch import run_tui
+    from workbench.settings import WorkbenchSettings
 
     def noisy(ctx):
         os.write(2, b"RAW-FD2-MARKER from C level\\n")
@@ -52,7 +53,7 @@ SCRIPT = textwrap.dedent(
                 self.exit(0)
 
     app_module.WorkbenchApp = ProbeApp
-    sys.exit(run_tui(Path(sys.argv[1])))
+    sys.exit(run_tui(WorkbenchSettings(workspace=Path(sys.argv[1]))))
     """
 )
 

@@ -1,7 +1,8 @@
 """The ``paddle-workbench`` / ``pwb`` command line (DESIGN.md §4).
 
 The language must be known before click builds its help texts, so :func:`main` reads ``--lang`` from
-``argv`` first, then builds the command tree. Nothing here imports Textual or Paddle at module level:
+``argv`` first (else the ``lang`` setting: ``PADDLE_WORKBENCH_LANG``, the user config file, the
+locale), then builds the command tree. Nothing here imports Textual or Paddle at module level:
 ``paddle-workbench --help`` and the headless commands stay fast.
 """
 

@@ -15,9 +15,10 @@ from rich.table import Table
 from rich.text import Text
 
 from workbench.cli.output import EXIT_BAD_INPUT, EXIT_FAILURES, EXIT_OK, emit_json, human_console
-from workbench.cli.root import CliState
+from workbench.cli.state import pass_settings
 from workbench.i18n import t
 from workbench.runs import RunStore
+from workbench.settings import WorkbenchSettings
 
 
 def _fmt(value: object, spec: str = ".3g") -> str:
@@ -43,9 +44,11 @@ def compare_command() -> click.Command:
         help=t("inference.cli.opt.matrix_out"),
     )
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
+    @pass_settings
     @click.pass_context
     def compare(
         ctx: click.Context,
+        settings: WorkbenchSettings,
         config_or_run: str,
         step: int | None,
         repeats: int,
@@ -58,10 +61,8 @@ def compare_command() -> click.Command:
         from workbench.inference import CompareInputError, CompareOptions, run_comparison
         from workbench.inference.report import write_report
 
-        state = ctx.find_root().obj
-        assert isinstance(state, CliState)
         console = human_console(json_mode)
-        store = RunStore(state.workspace)
+        store = RunStore(settings.workspace)
         options = CompareOptions(
             checkpoint=step, repeats=repeats, batch_size=batch_size, onnx=onnx, paths=list(paths) or None
         )

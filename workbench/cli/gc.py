@@ -10,18 +10,21 @@ from __future__ import annotations
 import click
 
 from workbench.cli.output import EXIT_OK, emit_json, human_console
+from workbench.cli.state import pass_settings
 from workbench.i18n import t
 from workbench.runs import RunStore
+from workbench.settings import WorkbenchSettings
 
 
 def gc_command() -> click.Command:
     @click.command("gc", help=t("cli.runs.gc.help"))
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
+    @pass_settings
     @click.pass_context
-    def gc(ctx: click.Context, json_mode: bool) -> None:
+    def gc(ctx: click.Context, settings: WorkbenchSettings, json_mode: bool) -> None:
         from workbench.leftovers import clean_workspace
 
-        store = RunStore(getattr(ctx.find_root().obj, "workspace", None))
+        store = RunStore(settings.workspace)
         removed = clean_workspace(store)
         if json_mode:
             emit_json({"workspace": str(store.workspace), "removed": [str(path) for path in removed]})

@@ -1,15 +1,23 @@
-"""The command tree. Commands live one per module and are assembled here after the language is set."""
+"""The command tree: the root command's global options, then every registered command in order.
+
+Commands live one per module in :mod:`workbench.cli.commands` and are assembled here after the language
+is set. The root command resolves the user's settings (flags, ``PADDLE_WORKBENCH_*``, the user config
+file) once; commands read them with ``@pass_settings`` (:mod:`workbench.cli.state`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
+from workbench.cli.output import EXIT_BAD_INPUT, human_console, print_issues
+from workbench.config.errors import ConfigError
 from workbench.i18n import current_language, t
-from workbench.runs import resolve_workspace
+from workbench.settings import resolve_settings
+from workbench.settings_sources import user_config_path
 
 # click's own headings, translated by our formatter (click takes them from gettext, which we don't ship).
 _HEADINGS_ZH = {"Options": "选项", "Commands": "命令", "Arguments": "参数"}
@@ -37,32 +45,22 @@ class CatalogContext(click.Context):
     formatter_class = CatalogHelpFormatter
 
 
-@dataclass
-class CliState:
-    """Global options, shared by every command through ``click.Context.obj``."""
-
-    workspace: Path
-    theme: str | None
-    low_bandwidth: bool
-    plain: bool
-
-
 class RootGroup(click.Group):
     context_class = CatalogContext
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        # Keep DESIGN.md §4's order (the path a user walks), not alphabetical.
+        # The registry's order (the path a user walks), not alphabetical.
         return list(self.commands)
 
 
 def build_cli() -> click.Group:
-    from workbench.cli import commands, planned
+    from workbench.cli.commands import COMMANDS
 
     @click.group(
         cls=RootGroup,
         invoke_without_command=True,
         help=t("cli.root.help"),
-        epilog=t("cli.root.epilog"),
+        epilog=t("cli.root.settings", path=str(user_config_path())) + "\n\n" + t("cli.root.epilog"),
         context_settings={"max_content_width": 100},
     )
     @click.option(
@@ -85,22 +83,21 @@ def build_cli() -> click.Group:
         low_bandwidth: bool,
         plain: bool,
     ) -> None:
-        ctx.obj = CliState(resolve_workspace(workspace), theme, low_bandwidth, plain)
+        given = {
+            name: value
+            for name, value in ctx.params.items()
+            if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+        }
+        try:
+            ctx.obj = resolve_settings(given)
+        except ConfigError as exc:  # a broken user config file or PADDLE_WORKBENCH_* value
+            print_issues(human_console(json_mode=True), exc.issues)
+            ctx.exit(EXIT_BAD_INPUT)
         if ctx.invoked_subcommand is None:
             ctx.invoke(root.commands["tui"])
 
-    for command in commands.all_commands():
-        root.add_command(command)
-    for command in planned.all_commands():
-        if command.name not in root.commands:
-            root.add_command(command)
-    order = [
-        "tui", "validate", "check", "train", "plan", "compare", "dataset", "diagnose", "verify",
-        "report", "serve", "loadtest", "runs",
-    ]  # fmt: skip
-    root.commands = {name: root.commands[name] for name in order if name in root.commands} | {
-        k: v for k, v in root.commands.items() if k not in order
-    }
+    for name, factory in COMMANDS.items():
+        root.add_command(factory(), name)
     for command in root.commands.values():
         _localise(command)
     return root

@@ -57,6 +57,7 @@ from workbench.cli.output import (
     pipe_guard,
     print_issues,
 )
+from workbench.cli.state import pass_settings
 from workbench.config import ConfigError
 from workbench.datasets.layouts import DatasetError
 from workbench.envcheck.wheels import DEFAULT_PADDLE_VERSION
@@ -65,6 +66,7 @@ from workbench.formatting import format_value
 from workbench.i18n import t
 from workbench.runner import Job
 from workbench.runs import RunStore
+from workbench.settings import WorkbenchSettings
 
 if TYPE_CHECKING:
     from workbench.training.plan import TrainingPlan
@@ -617,21 +619,20 @@ def train_command() -> click.Command:
     @click.option("--resume", metavar="latest|RUN", help=t("cli.opt.resume"))
     @click.option("--plain", is_flag=True, help=t("cli.opt.plain"))
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
+    @pass_settings
     @click.pass_context
     def train(
         ctx: click.Context,
+        settings: WorkbenchSettings,
         config: Path,
         overrides: tuple[str, ...],
         resume: str | None,
         plain: bool,
         json_mode: bool,
     ) -> None:
-        root = ctx.find_root().obj
         # Decide now: once a job runs, sys.stdout is the capture router (never a TTY).
-        rich_bar = not json_mode and not is_headless(plain or bool(getattr(root, "plain", False)))
-        command = _TrainCommand(
-            human_console(json_mode), RunStore(getattr(root, "workspace", None)), json_mode, rich_bar
-        )
+        rich_bar = not json_mode and not is_headless(plain or settings.plain)
+        command = _TrainCommand(human_console(json_mode), RunStore(settings.workspace), json_mode, rich_bar)
         command.signals.install()
         try:
             code = command.run(config, overrides, resume)

@@ -27,9 +27,9 @@ from workbench.envcheck.probes import DEFAULT_PROBES, Probe, ProbeContext
 from workbench.envcheck.rules import Rule, default_rules
 from workbench.i18n import t
 
-# Extra time the watchdog allows over a probe's own limit before it gives up on the thread.
 # The whole check run's bound, for ``check --timeout`` and the Environment screen alike.
 DEFAULT_TIMEOUT_S = 120.0
+# Extra time the watchdog allows over a probe's own limit before it gives up on the thread.
 WATCHDOG_GRACE_S = 2.0
 POLL_S = 0.1
 CANCEL_GRACE_S = 1.0

@@ -47,9 +47,12 @@ def catalog() -> Mapping[str, tuple[str, str]]:
 
 
 def detect_language(environ: Mapping[str, str] | None = None) -> Language:
-    """Pick the language from ``PADDLE_WORKBENCH_LANG``, then the POSIX locale variables."""
+    """Pick the language from the ``lang`` setting (``PADDLE_WORKBENCH_LANG``, then the user config
+    file: see :mod:`workbench.settings_sources`), then the POSIX locale variables."""
+    from workbench.settings_sources import raw_setting
+
     env = os.environ if environ is None else environ
-    explicit = env.get("PADDLE_WORKBENCH_LANG", "").strip().lower()
+    explicit = str(raw_setting("lang", environ=env) or "").strip().lower()
     if explicit in LANGUAGES:
         return explicit
     for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):

@@ -13,10 +13,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Exit codes: 0 all good, 1 the check found failures, 2 bad input.",
         "退出码：0 一切正常，1 检查发现问题，2 输入有误。",
     ),
+    "cli.root.settings": (
+        "The options above can also be set with PADDLE_WORKBENCH_<OPTION> variables "
+        "(e.g. PADDLE_WORKBENCH_LOW_BANDWIDTH=1) or in {path} (e.g. `lang: zh`); a flag wins over a "
+        "variable, a variable over the file.",
+        "上面的选项也可以用 PADDLE_WORKBENCH_<选项> 环境变量设置（例如 PADDLE_WORKBENCH_LOW_BANDWIDTH=1），"
+        "或写在 {path} 中（例如 `lang: zh`）；命令行选项优先于环境变量，环境变量优先于该文件。",
+    ),
+    "cli.settings.bad_value": ("{problem} (got {got})", "{problem}（实际为 {got}）"),
     "cli.help.help": ("Show this message and exit.", "显示此帮助并退出。"),
     "cli.opt.workspace": (
-        "Workspace folder (default ./.paddle-workbench, or $PADDLE_WORKBENCH_WORKSPACE).",
-        "工作区目录（默认 ./.paddle-workbench，或 $PADDLE_WORKBENCH_WORKSPACE）。",
+        "Workspace folder (default ./.paddle-workbench).",
+        "工作区目录（默认 ./.paddle-workbench）。",
     ),
     "cli.opt.lang": (
         "Language of the interface: en or zh (default: from the locale).",
@@ -113,7 +121,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.loadtest.help": ("Load-test a served model.", "对已部署的模型做压测。"),
     "cli.planned.short": ("Not available yet in this version.", "此版本尚未提供。"),
     "cli.planned": (
-        "'{command}' is not available yet in this version (planned: {issue}). Nothing was done.",
-        "此版本尚未提供 '{command}'（计划由 {issue} 提供）。未执行任何操作。",
+        "'{command}' is not available yet in this version: {feature} comes in a later release. Nothing was done.",
+        "此版本尚未提供 '{command}'：{feature}将在后续版本中提供。未执行任何操作。",
     ),
+    "cli.planned.feature.plan": ("the sharding-plan editor and parallel runs", "切分方案编辑与并行训练"),
+    "cli.planned.feature.dataset": ("the dataset linter", "数据集检查"),
+    "cli.planned.feature.diagnose": ("error diagnosis from logs", "根据日志诊断错误"),
+    "cli.planned.feature.verify": ("release verification", "发布验证"),
+    "cli.planned.feature.report": ("the shareable report", "可分享的报告"),
+    "cli.planned.feature.serve": ("model serving", "模型服务"),
+    "cli.planned.feature.loadtest": ("the serving load test", "服务压力测试"),
 }

@@ -13,8 +13,9 @@ import sys
 import click
 from rich.console import Console
 
+from workbench.cli.commands import COMMANDS
 from workbench.cli.output import EXIT_BAD_INPUT, emit_json, human_console
-from workbench.cli.root import CliState
+from workbench.cli.state import pass_settings
 from workbench.envcheck import (
     DEFAULT_TIMEOUT_S,
     CheckReport,
@@ -26,6 +27,7 @@ from workbench.envcheck import (
 from workbench.envcheck.report import findings_table, fixes, status_text, summary_line
 from workbench.envcheck.rules._base import rule_title
 from workbench.i18n import t
+from workbench.settings import WorkbenchSettings
 
 
 def _print_human(console: Console, report: CheckReport) -> None:
@@ -70,16 +72,21 @@ def check_command() -> click.Command:
         metavar="S",
         help=t("cli.check.opt.timeout", default=f"{DEFAULT_TIMEOUT_S:g}"),
     )
+    @pass_settings
     @click.pass_context
-    def check(ctx: click.Context, json_mode: bool, markdown_mode: bool, timeout_s: float) -> None:
+    def check(
+        ctx: click.Context,
+        settings: WorkbenchSettings,
+        json_mode: bool,
+        markdown_mode: bool,
+        timeout_s: float,
+    ) -> None:
         if json_mode and markdown_mode:
             human_console(True).print(t("cli.check.exclusive"), markup=False)
             ctx.exit(EXIT_BAD_INPUT)
-        state = ctx.find_root().obj
-        assert isinstance(state, CliState)
         # Machine-readable output owns stdout; progress and human text go to stderr then.
         console = human_console(json_mode or markdown_mode)
-        context = ProbeContext(workspace=state.workspace)
+        context = ProbeContext(workspace=settings.workspace)
         done: list[Finding] = []
         with console.status(t("cli.check.running"), spinner="dots") as status:
 
@@ -98,3 +105,6 @@ def check_command() -> click.Command:
         ctx.exit(report.exit_code)
 
     return check
+
+
+COMMANDS.register("check", check_command, order=30)
