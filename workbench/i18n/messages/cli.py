@@ -121,8 +121,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.loadtest.help": ("Load-test a served model.", "对已部署的模型做压测。"),
     "cli.planned.short": ("Not available yet in this version.", "此版本尚未提供。"),
     "cli.planned": (
-        "'{command}' is not available yet in this version: {feature} comes in a later release. Nothing was done.",
-        "此版本尚未提供 '{command}'：{feature}将在后续版本中提供。未执行任何操作。",
+        "'{command}' is not available in this version yet; a later release adds it ({feature}). Nothing was done.",
+        "此版本尚未提供 '{command}'（{feature}），后续版本会加入。未执行任何操作。",
     ),
     "cli.planned.feature.plan": ("the sharding-plan editor and parallel runs", "切分方案编辑与并行训练"),
     "cli.planned.feature.dataset": ("the dataset linter", "数据集检查"),
