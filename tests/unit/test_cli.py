@@ -50,7 +50,7 @@ def test_not_yet_available_commands_say_so_and_exit_2() -> None:
     for name in planned:
         result = wb(name, "anything", "--json")
         assert result.returncode == 2, name
-        assert "not available yet" in result.stderr, name
+        assert "not available in this version yet" in result.stderr, name
         assert "Traceback" not in result.stderr and "issue" not in result.stderr, name
     chinese = wb("--lang", "zh", planned[0], "x")
     assert chinese.returncode == 2 and "此版本尚未提供" in chinese.stderr
