@@ -170,15 +170,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "在此之前：可自行用 `python -m paddle.distributed.launch` 启动；调用 `track.log` 的运行会出现在"
         "“运行”（1）与“监控”（4）中。",
     ),
-    "ui.placeholder.compare": (
-        "Here you will run the same inputs through dygraph, jit.load and the Paddle Inference predictor and "
-        "see max abs/rel difference, cosine, top-1 agreement and latency, with the usual pitfalls "
-        "(train mode, weights not loaded) pointed out.\n\n"
-        "Meanwhile: a finished run's export is listed in its Runs (1) detail.",
-        "这里将把相同输入分别送入动态图、jit.load 与 Paddle Inference 预测器，查看最大绝对/相对误差、余弦相似度、"
-        "top-1 一致率与延迟，并指出常见陷阱（训练模式、权重未加载）。\n\n"
-        "在此之前：已完成运行的导出路径可在“运行”（1）的详情中查看。",
-    ),
     "ui.placeholder.wizard": (
         "Here you will be walked through the common failures (install, CUDA, data, distributed, export): "
         "each step runs a check, says what it found and what to do.\n\n"
