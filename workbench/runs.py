@@ -38,6 +38,7 @@ import psutil
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from workbench.config.problems import problem_text
 from workbench.events import (
     TERMINAL_TYPES,
     Event,
@@ -546,7 +547,7 @@ def read_state(run_dir: Path) -> tuple[RunState, list[str]]:
                     field_name = str(err["loc"][0])
                     got = repr(data[field_name])[:40]
                     problems.append(
-                        t("runs.damage.state_field", field=field_name, problem=err["msg"], got=got)
+                        t("runs.damage.state_field", field=field_name, problem=problem_text(err), got=got)
                     )
             data = {k: v for k, v in data.items() if k not in bad}
     return RunState(), [*problems, t("runs.damage.state_unreadable", error="ValidationError")]

@@ -124,3 +124,32 @@ def test_hostile_yaml_is_a_located_error_not_a_traceback_or_a_hang(
 ) -> None:
     messages = _issues(_write(tmp_path, text))
     assert any(expected in m for m in messages), messages
+
+
+def test_chinese_output_has_no_english_validation_text(tmp_path: Path) -> None:
+    from workbench.i18n import set_language
+
+    set_language("zh")
+    try:
+        text = GOOD.replace("steps: 300", "steps: 0").replace("optimizer: momentum", "optimizer: sgdd")
+        text = text.replace("batch_size: 64", "batch_size: lots").replace(
+            "task: image_classification", "task: image_clasification"
+        )
+        messages = _issues(_write(tmp_path, text))
+        assert any("'train.steps'：应大于 0" in m for m in messages), messages
+        assert any("'train.batch_size'：应为整数" in m for m in messages), messages
+        assert any(
+            "'train.optimizer'：应为以下之一：'sgd', 'momentum', 'adam', 'adamw'" in m for m in messages
+        )
+        assert any("不是已注册的任务" in m and "你是不是想写 'image_classification'" in m for m in messages)
+        model = _issues(
+            _write(tmp_path, "task: text_recognition\ndata: {dir: d}\nmodel: {name: small_cnn}\n")
+        )
+        assert model == [
+            f"{tmp_path / 'cfg.yaml'}:3:15: 'model.name'：task: text_recognition 没有模型 'small_cnn'（已知：crnn） (省略 model.name 即使用该任务的默认模型)"
+        ]
+        for message in messages + model:
+            for english in ("Input should", "greater than", "Value error", "valid integer", " or "):
+                assert english not in message, message
+    finally:
+        set_language("en")

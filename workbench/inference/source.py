@@ -19,6 +19,7 @@ import numpy as np
 import yaml
 from pydantic import ValidationError
 
+from workbench.config.problems import problem_text
 from workbench.config.training import TrainingConfig
 from workbench.i18n import t
 from workbench.runs import RunStore, read_run_config
@@ -103,9 +104,13 @@ def load_source(run_dir: Path) -> RunSource:
     config = read_run_config(run_dir)
     try:
         cfg = TrainingConfig.model_validate(config)
-    except ValidationError as exc:
+    except ValidationError as exc:  # each problem in the user's language, with the key it is about
+        errors = [
+            f"{'.'.join(str(part) for part in err['loc']) or '-'}: {problem_text(err)}"
+            for err in exc.errors(include_url=False)
+        ]
         raise CompareInputError(
-            [t("inference.input.bad_run_config", run=str(run_dir), error=str(exc).splitlines()[0])]
+            [t("inference.input.bad_run_config", run=str(run_dir), error=error) for error in errors]
         ) from None
     env = _run_doc(run_dir).get("environment") or {}
     extra = env.get("extra", env) if isinstance(env, dict) else {}
