@@ -20,6 +20,7 @@ ENGINE_REGISTRIES: tuple[tuple[str, str], ...] = (
     ("workbench.troubleshoot.flows", "FLOWS"),
     ("workbench.attach.parsers", "PARSERS"),
     ("workbench.inference.paths", "PATHS"),
+    ("workbench.cli.commands", "COMMANDS"),
 )
 """``(package, attribute)`` of each registry: the folder a new entry goes into, and its registry."""
 

@@ -27,12 +27,21 @@ EXPECTED = {
     "workbench.troubleshoot.signatures": [],
     "workbench.troubleshoot.flows": [],
     "workbench.attach.parsers": [],
+    "workbench.inference.paths": [
+        "dygraph_train", "jit_load", "onnxruntime", "predictor_gpu", "predictor_ir_off", "predictor_ir_on",
+        "predictor_memory_optim",
+    ],
+    "workbench.cli.commands": [
+        "tui", "validate", "check", "train", "plan", "compare", "dataset", "diagnose", "verify", "report",
+        "serve", "loadtest", "runs",
+    ],
 }  # fmt: skip
 
 
 def test_every_registry_lists_what_it_holds_and_every_module_registered() -> None:
     registries = engine_registries()
     listed = {package: registry.names() for package, registry in registries.items()}
+    assert set(listed) == set(EXPECTED), "a registry was added: list what it holds here"
     for package, names in EXPECTED.items():
         assert listed[package] == names, package
     for package, registry in registries.items():
