@@ -8,12 +8,15 @@ checkpoint, a final status in ``state.json`` and ``events.jsonl``, and the docum
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
+import pty
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -188,34 +191,75 @@ def _assert_ended(run_dir: Path, status: str) -> dict[str, Any]:
     return state
 
 
+def _stopped_with_a_checkpoint(run_dir: Path) -> int:
+    """The run ended ``cancelled`` at a step whose checkpoint verifies (``--resume`` continues there)."""
+    state = _assert_ended(run_dir, "cancelled")
+    stopped = _rows(run_dir)[-1]["step"]
+    assert stopped == state["last_step"] and stopped > 0
+    latest = CheckpointStore(run_dir / "checkpoints").latest_valid()
+    assert latest is not None and latest.step == stopped
+    return int(stopped)
+
+
 @pytest.mark.parametrize(
-    ("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)], ids=["SIGTERM", "SIGHUP"]
+    ("signum", "code", "mode"),
+    [(signal.SIGTERM, 143, "--plain"), (signal.SIGHUP, 129, "--json")],
+    ids=["SIGTERM", "SIGHUP-json-to-a-pipe"],
 )
 def test_sigterm_and_sighup_stop_after_the_step_with_a_checkpoint(
-    tmp_path: Path, project: Path, spawn: Callable[..., subprocess.Popen[str]], signum: int, code: int
+    tmp_path: Path,
+    project: Path,
+    spawn: Callable[..., subprocess.Popen[str]],
+    signum: int,
+    code: int,
+    mode: str,
 ) -> None:
-    proc = spawn(_config(project, "stop"), "--plain")
+    proc = spawn(_config(project, "stop"), mode)
     run_dir = _wait_until(proc, tmp_path, _checkpointed)
     proc.send_signal(signum)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == code, (out, err)
     assert "FatalError" not in err and "Traceback" not in out + err  # not Paddle's C++ SIGTERM dump
-    state = _assert_ended(run_dir, "cancelled")
-    stopped = _rows(run_dir)[-1]["step"]
-    assert stopped == state["last_step"] and stopped > 0
-    # The step it stopped at is checkpointed and verifies: --resume continues from there.
-    latest = CheckpointStore(run_dir / "checkpoints").latest_valid()
-    assert latest is not None and latest.step == stopped
+    stopped = _stopped_with_a_checkpoint(run_dir)
     name = signal.Signals(signum).name
-    if signum == signal.SIGHUP:
-        # The terminal is gone: the rest of the command's lines went to the run's log instead.
-        assert f"stopped at step {stopped}" not in out
-        logs = _logs(run_dir)
-        assert f"{name} received" in logs and f"stopped at step {stopped}" in logs
-        assert logs.rstrip().splitlines()[-1] == str(run_dir)
-    else:
-        assert f"{name} received" in out and f"stopped at step {stopped}" in out
-        assert out.strip().splitlines()[-1] == str(run_dir)
+    human = err if mode == "--json" else out
+    assert f"{name} received" in human and f"stopped at step {stopped}" in human
+    assert human.strip().splitlines()[-1] == str(run_dir)
+    if mode == "--json":  # stdout was a pipe, not the terminal: the document still arrives there
+        document = json.loads(out)
+        assert document["status"] == "cancelled" and document["stop_signal"] == name
+        assert document["last_step"] == stopped
+
+
+def test_sighup_on_a_terminal_sends_the_remaining_lines_to_the_run_log(
+    tmp_path: Path, project: Path, spawn: Callable[..., subprocess.Popen[str]]
+) -> None:
+    """An SSH session that dropped: the terminal is gone, so nothing more is written to it."""
+    master, slave = pty.openpty()
+    proc = spawn(_config(project, "hangup"), "--plain", stdout=slave, stderr=slave)
+    os.close(slave)
+    shown = bytearray()
+
+    def read_terminal() -> None:
+        with contextlib.suppress(OSError):  # EIO once every writer of the terminal is gone
+            while chunk := os.read(master, 65536):
+                shown.extend(chunk)
+
+    reader = threading.Thread(target=read_terminal, daemon=True)
+    reader.start()
+    try:
+        run_dir = _wait_until(proc, tmp_path, _checkpointed)
+        proc.send_signal(signal.SIGHUP)
+        assert proc.wait(timeout=120) == 129
+        reader.join(timeout=30)
+    finally:
+        os.close(master)
+    stopped = _stopped_with_a_checkpoint(run_dir)
+    terminal = shown.decode(errors="replace")
+    assert "run folder:" in terminal and f"stopped at step {stopped}" not in terminal
+    logs = _logs(run_dir)
+    assert "SIGHUP received" in logs and f"stopped at step {stopped}" in logs
+    assert logs.rstrip().splitlines()[-1] == str(run_dir)
 
 
 def test_two_quick_ctrl_c_abort_with_130_and_a_recorded_status(

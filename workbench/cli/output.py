@@ -48,6 +48,8 @@ class ClosedPipeGuard(io.TextIOBase):
         super().__init__()
         self.target = target
         self.reader_gone = False
+        self.terminal = _isatty(target)
+        """Whether the stream was a terminal when it was wrapped (a hung-up terminal may not say so)."""
         self._divert: Callable[[str], None] | None = None
 
     # -- where the text goes ----------------------------------------------------------------------
@@ -59,13 +61,13 @@ class ClosedPipeGuard(io.TextIOBase):
     @contextlib.contextmanager
     def retarget(self, target: TextIO) -> Iterator[None]:
         """Write to ``target`` inside the block (its own "reader gone" state), then to the old stream."""
-        saved = self.target, self.reader_gone
-        self.target, self.reader_gone = target, False
+        saved = self.target, self.reader_gone, self.terminal
+        self.target, self.reader_gone, self.terminal = target, False, _isatty(target)
         try:
             yield
         finally:
             self.flush()
-            self.target, self.reader_gone = saved
+            self.target, self.reader_gone, self.terminal = saved
 
     # -- the stream interface ---------------------------------------------------------------------
 
@@ -130,6 +132,13 @@ class ClosedPipeGuard(io.TextIOBase):
     @property
     def buffer(self) -> Any:
         return self.target.buffer
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def install_pipe_guards() -> tuple[ClosedPipeGuard, ClosedPipeGuard]:

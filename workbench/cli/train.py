@@ -290,6 +290,8 @@ class _StopSignals:
     def started(self, job: Job) -> None:
         """The run exists: act on a stop signal that came while it was being started."""
         self.starting = False
+        if self.hung_up:
+            self.command.detach_terminal()  # into this run's log now that it exists
         if self.pending is not None and self.first is None:
             self.first = self.pending
             job.cancel()
@@ -410,13 +412,14 @@ class _TrainCommand:
         self.signals = _StopSignals(self)
 
     def detach_terminal(self) -> None:
-        """SIGHUP: the terminal is gone. Our lines go to the run's ``logs.txt`` from now on (or nowhere
-        before the run exists); nothing more is written to the dead terminal."""
+        """SIGHUP: the terminal is gone. Our lines for it go to the run's ``logs.txt`` from now on (or
+        nowhere before the run exists); nothing more is written to the dead terminal. Streams redirected
+        to a file or a pipe keep going there."""
         handle = getattr(self.job, "handle", None)
         sink: Callable[[str], None] = handle.write_log if handle is not None else _drop
         for name in ("stdout", "stderr"):
             guard = pipe_guard(name)
-            if guard is not None:
+            if guard is not None and guard.terminal:  # a file or a pipe (`> out.json`) still works
                 guard.divert(sink)
 
     def notify(self, message: str) -> None:
