@@ -124,3 +124,33 @@ def test_the_cli_reads_settings_from_the_user_file_and_rejects_a_broken_one(
     )
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert f"{env[CONFIG_ENV]}:1:8: 'plain'：应为 true 或 false" in result.stderr
+
+
+def test_a_command_and_the_helpers_it_calls_read_the_same_settings() -> None:
+    import click
+    from click.testing import CliRunner
+
+    from workbench.cli.commands import COMMANDS
+    from workbench.cli.output import human_console
+    from workbench.cli.root import build_cli
+    from workbench.cli.state import current_settings, pass_settings
+
+    seen: dict[str, object] = {}
+
+    def probe_command() -> click.Command:
+        @click.command("probe")
+        @pass_settings
+        def probe(settings: WorkbenchSettings) -> None:
+            seen.update(settings=settings, current=current_settings(), no_color=human_console().no_color)
+
+        return probe
+
+    COMMANDS.register("probe", probe_command, order=135)
+    try:
+        result = CliRunner().invoke(build_cli(), ["--plain", "probe"], env={"PADDLE_WORKBENCH_NO_COLOR": "1"})
+    finally:
+        COMMANDS.unregister("probe")
+    assert result.exit_code == 0, result.output
+    settings = seen["settings"]
+    assert isinstance(settings, WorkbenchSettings) and settings.plain and settings.no_color
+    assert seen["current"] is settings and seen["no_color"] is True
