@@ -175,7 +175,7 @@ def check_schedule_length(point: ResumePoint, cfg: TrainingConfig, old_steps: An
     """
     if not isinstance(old_steps, int) or old_steps == cfg.train.steps:
         return None
-    if cfg.task == "custom":
+    if task_spec(cfg.task).needs_entry:  # the user's own build: its schedule is its own
         return t(
             "training.resume.steps_changed_custom", old=old_steps, new=cfg.train.steps, step=point.step + 1
         )
@@ -349,7 +349,7 @@ def prepare_training(
             note(schedule)  # custom entries: we cannot know whether their schedule spans train.steps
         if point.step > cfg.train.steps or (point.step == cfg.train.steps and _finished(point.run_dir)):
             key = "training.resume.nothing_left"
-            if cfg.task != "custom" and cfg.train.lr_schedule != "constant":
+            if not task_spec(cfg.task).needs_entry and cfg.train.lr_schedule != "constant":
                 key = "training.resume.nothing_left_schedule"  # raising train.steps is refused below
             raise PrepareError([t(key, step=point.step, steps=cfg.train.steps)])
         if point.step == cfg.train.steps:
