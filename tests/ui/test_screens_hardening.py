@@ -366,3 +366,36 @@ async def test_monitor_calls_a_killed_run_interrupted_like_the_list(make_app, tm
         title = str(monitor.query_one("#monitor-title", Static).render())
         assert "interrupted" in title and "failed" not in title
         assert "Run failed" not in str(monitor.query_one("#monitor-failure-text", Static).render())
+
+
+async def test_u_resumes_a_failed_training_run_into_a_linked_run(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Real Paddle, tiny: a run that fails at step 5 after a checkpoint at 4, resumed with u."""
+    from workbench.runs import read_run_doc_environment
+
+    config = tmp_path / "tiny.yaml"
+    config.write_text(
+        "task: image_classification\n"
+        f"data:\n  dir: {tmp_path / 'data'}\n  format: cls\n  demo: true\n"
+        "model:\n  name: small_cnn\n  width: 4\n"
+        "train:\n  steps: 8\n  batch_size: 8\n  lr: 0.05\n  seed: 1\n  device: cpu\n"
+        "eval:\n  every: 100\ncheckpoint:\n  every: 2\n  keep: 2\nexport:\n  enabled: false\n"
+        "debug:\n  inject: raise@5\n"
+    )
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.train_config(str(config))
+        await _wait_for(pilot, lambda: len(app.live_jobs) == 1, tries=2400)
+        first = next(iter(app.live_jobs.values()))
+        await _wait_for(pilot, lambda: first.done, tries=2400)
+        assert first.status == "failed"
+        await pilot.press("1")
+        screen = app.screen
+        assert isinstance(screen, RunsScreen)
+        await _wait_for(pilot, lambda: screen.selected_run() == first.run_id)
+        await _wait_for(pilot, lambda: "failed" in str(screen.query_one(DataTable).get_row_at(0)[1]))
+        await pilot.press("u")
+        await _wait_for(pilot, lambda: len(app.live_jobs) == 2, tries=2400)
+        second = next(job for job in app.live_jobs.values() if job is not first)
+        await _wait_for(pilot, lambda: second.done, tries=2400)
+    resumed = read_run_doc_environment(second.run_dir).get("resumed_from") or {}
+    assert Path(resumed["run_dir"]).name == first.run_id and resumed["step"] == 4
