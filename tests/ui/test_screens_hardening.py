@@ -362,7 +362,10 @@ async def test_monitor_calls_a_killed_run_interrupted_like_the_list(make_app, tm
         await _wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.job is not None)
         monitor = app.screen
         await _wait_for(pilot, lambda: monitor.job.done)  # type: ignore[union-attr]
-        await pilot.pause(0.7)
+        await _wait_for(
+            pilot, lambda: "interrupted" in str(monitor.query_one("#monitor-title", Static).render())
+        )
+        await _wait_for(pilot, lambda: monitor.query_one("#monitor-failure").display)
         title = str(monitor.query_one("#monitor-title", Static).render())
         assert "interrupted" in title and "failed" not in title
         assert "Run failed" not in str(monitor.query_one("#monitor-failure-text", Static).render())
