@@ -36,6 +36,9 @@ class LocalizedModal(LocalizedBindingsMixin, ModalScreen[ResultT]):
         max-height: 90%;
         padding: 1 2;
     }
+    LocalizedModal .modal-box OptionList {
+        max-height: 50vh;  /* a long list scrolls; the title and the hint below it stay on screen */
+    }
     """
 
 

@@ -268,3 +268,26 @@ def test_unknown_theme_is_refused_with_the_choices(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "foo" in result.stderr and "dark, high-contrast, light" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+async def test_every_dialog_fits_80x24_with_its_close_hint_visible(make_app) -> None:  # type: ignore[no-untyped-def]
+    from workbench.screens.dialogs import ConfirmScreen, ErrorScreen, RunPickerScreen, TrainConfigScreen
+
+    long_text = "\n".join(f"line {n}: " + "x" * 120 for n in range(80))
+    dialogs = [
+        ErrorScreen("A background task failed", long_text),
+        ConfirmScreen("Quit while training?", "Still running: " + ", ".join(f"run-{n}" for n in range(40))),
+        RunPickerScreen("Overlay which run?", [(f"run-{n}", f"run-{n}  finished") for n in range(40)]),
+        TrainConfigScreen([f"sample_configs/train_{n}.yaml" for n in range(30)]),
+    ]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for dialog in dialogs:
+            app.push_screen(dialog)
+            await pilot.pause(0.2)
+            box = dialog.query_one(".modal-box")
+            assert box.region.right <= 80 and box.region.bottom <= 24, (type(dialog).__name__, box.region)
+            hint = dialog.query(".dim").last()
+            assert box.content_region.contains_region(hint.region), (type(dialog).__name__, hint.region)
+            dialog.dismiss(None)
+            await pilot.pause(0.1)
