@@ -137,3 +137,22 @@ def test_a_rule_in_one_new_file_is_listed_and_shown_in_the_report(tmp_path: Path
         assert finding["status"] == "pass" and "the example rule read" in finding["summary"]
         assert "example.rule" in markdown_report(report)
     assert "example.rule" not in [rule.id for rule in default_rules()]
+
+
+def test_validating_a_config_scans_the_tasks_without_importing_paddle() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from workbench.config import validate_file\n"
+        "from workbench.training.tasks import TASKS\n"
+        "validate_file('sample_configs/train_rec_demo.yaml')\n"
+        "print(len(TASKS), 'paddle' in sys.modules)\n"
+    )
+    root = Path(__file__).parents[2]
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [str(len(EXPECTED["workbench.training.tasks"])), "False"]
