@@ -6,14 +6,12 @@ validation accuracy within the sample config's 300 steps.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from workbench.config.training import TrainingConfig
-from workbench.datasets.demo import generate_cls_demo
-from workbench.datasets.layouts import read_cls_layout
-from workbench.datasets.readers import cls_dataset
 from workbench.training.parts import TrainParts
 from workbench.training.tasks import TASKS, TaskContext, TaskSpec
 from workbench.training.tasks._optim import make_optimizer
@@ -44,6 +42,9 @@ def small_cnn(num_classes: int, width: int, paddle: Any) -> Any:
 def build_cls(cfg: TrainingConfig, ctx: TaskContext) -> TrainParts:
     assert ctx.data_dir is not None  # validation requires data: for this task
     data_dir, paddle = ctx.data_dir, ctx.paddle
+    from workbench.datasets.layouts import read_cls_layout
+    from workbench.datasets.readers import cls_dataset
+
     layout = read_cls_layout(data_dir)
     num_classes = cfg.model.num_classes or layout.num_classes
     train = cls_dataset(layout, "train", IMAGE_SIZE)
@@ -84,6 +85,19 @@ def build_cls(cfg: TrainingConfig, ctx: TaskContext) -> TrainParts:
     )
 
 
+# The dataset code is imported when used: validating a config scans this module and stays light.
+def _check_data(data_dir: Path) -> object:
+    from workbench.datasets.layouts import read_cls_layout
+
+    return read_cls_layout(data_dir)
+
+
+def _make_demo(folder: Path, train: int, val: int, seed: int) -> object:
+    from workbench.datasets.demo import generate_cls_demo
+
+    return generate_cls_demo(folder, train, val, seed)
+
+
 TASKS.register(
     "image_classification",
     TaskSpec(
@@ -91,8 +105,8 @@ TASKS.register(
         title_key="training.task.image_classification",
         models=("small_cnn",),
         data_format="cls",
-        check_data=read_cls_layout,
-        make_demo=generate_cls_demo,
+        check_data=_check_data,
+        make_demo=_make_demo,
         sample_config="train_cls_demo.yaml",
     ),
     order=10,

@@ -10,14 +10,12 @@ step, merge repeats, drop blanks) and reports word accuracy (exact matches) and 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from workbench.config.training import TrainingConfig
-from workbench.datasets.demo import generate_rec_demo
-from workbench.datasets.layouts import read_rec_layout
-from workbench.datasets.readers import rec_dataset
 from workbench.training.parts import TrainParts
 from workbench.training.tasks import TASKS, TaskContext, TaskSpec
 from workbench.training.tasks._optim import make_optimizer
@@ -83,6 +81,9 @@ def edit_distance(a: str, b: str) -> int:
 def build_rec(cfg: TrainingConfig, ctx: TaskContext) -> TrainParts:
     assert ctx.data_dir is not None  # validation requires data: for this task
     data_dir, paddle = ctx.data_dir, ctx.paddle
+    from workbench.datasets.layouts import read_rec_layout
+    from workbench.datasets.readers import rec_dataset
+
     layout = read_rec_layout(data_dir)
     charset = list(layout.charset)
     max_len = max(layout.max_text_length, 1)
@@ -145,6 +146,19 @@ def build_rec(cfg: TrainingConfig, ctx: TaskContext) -> TrainParts:
     )
 
 
+# The dataset code is imported when used: validating a config scans this module and stays light.
+def _check_data(data_dir: Path) -> object:
+    from workbench.datasets.layouts import read_rec_layout
+
+    return read_rec_layout(data_dir)
+
+
+def _make_demo(folder: Path, train: int, val: int, seed: int) -> object:
+    from workbench.datasets.demo import generate_rec_demo
+
+    return generate_rec_demo(folder, train, val, seed)
+
+
 TASKS.register(
     "text_recognition",
     TaskSpec(
@@ -152,8 +166,8 @@ TASKS.register(
         title_key="training.task.text_recognition",
         models=("crnn",),
         data_format="rec",
-        check_data=read_rec_layout,
-        make_demo=generate_rec_demo,
+        check_data=_check_data,
+        make_demo=_make_demo,
         sample_config="train_rec_demo.yaml",
     ),
     order=20,
