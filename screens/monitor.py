@@ -237,7 +237,10 @@ class MonitorScreen(WorkbenchScreen):
         title = Text.assemble((f"{job.run_id}  ", "bold"), status_text(status, color), "   ")
         total = job.total_steps
         if last is not None and total:
-            title.append(f"{progress_bar(last, total)} {t('ui.monitor.step_of', step=last, total=total)}")
+            cells = PROGRESS_CELLS if self.size.width >= 110 else PROGRESS_CELLS // 3  # 80 columns: keep ETA
+            title.append(
+                f"{progress_bar(last, total, cells)} {t('ui.monitor.step_of', step=last, total=total)}"
+            )
             title.append(f"  {self._eta_text(job, last, total)}", style="dim")
         else:
             title.append(t("ui.monitor.step", step=last if last is not None else "—"))

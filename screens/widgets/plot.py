@@ -124,7 +124,9 @@ class BraillePlot(Widget):
             return [Text(self.empty_text, style="dim")]
         shown = [s for s in self._series if len(s.y)]
         legend_w = sum(cell_len(f"● {s.label}  ") for s in shown)
-        bounds_w = 2 * 12 + 2  # room kept for the two x tick labels
+        xs = [s.x for s in shown if len(s.x)]
+        ticks = (_format_tick(min(float(x.min()) for x in xs)), _format_tick(max(float(x.max()) for x in xs)))
+        bounds_w = len(ticks[0]) + len(ticks[1]) + 2  # the two x tick labels and a gap each side
         # A legend that does not fit beside the x ticks gets its own row: labels (run ids) are never cut
         # at the front; only a row wider than the whole plot loses its end.
         own_row = legend_w + bounds_w > plot_w

@@ -402,3 +402,20 @@ async def test_u_resumes_a_failed_training_run_into_a_linked_run(make_app, tmp_p
         await _wait_for(pilot, lambda: second.done, tries=2400)
     resumed = read_run_doc_environment(second.run_dir).get("resumed_from") or {}
     assert Path(resumed["run_dir"]).name == first.run_id and resumed["step"] == 4
+
+
+def test_short_legend_stays_beside_the_ticks_at_80_columns() -> None:
+    import numpy as np
+
+    from workbench.screens.widgets.plot import PlotSeries
+
+    plot = BraillePlot()
+    x = np.arange(1.0, 54.0)
+    plot.set_series(
+        [PlotSeries("loss", x, np.exp(-x / 20), "red"), PlotSeries("eval/loss", x[::10], x[::10], "blue")]
+    )
+    lines = [line.plain for line in plot.render_lines_text(54, 16)]
+    assert "● loss" in lines[-1] and lines[-1].rstrip().endswith("53")  # one footer row: ticks and legend
+    plot.set_series([PlotSeries("loss [20261130-224533-train_cls_demo-8616]", x, x, "red")])
+    lines = [line.plain for line in plot.render_lines_text(54, 16)]
+    assert "[20261130-224533-train_cls_demo-8616]" in lines[-1]  # too long: its own row, id whole
