@@ -24,6 +24,7 @@ from workbench.settings_sources import (
     SETTING_KEYS,
     env_name,
     from_environment,
+    language_code,
     user_config_path,
 )
 
@@ -59,7 +60,7 @@ class WorkbenchSettings(BaseModel):
     @field_validator("lang", mode="before")
     @classmethod
     def _lang_case(cls, value: Any) -> Any:
-        return value.strip().lower() if isinstance(value, str) else value
+        return language_code(value) if isinstance(value, str) else value  # "zh_CN" → "zh"
 
 
 def _environment_issues(values: Mapping[str, str]) -> list[ConfigIssue]:

@@ -67,6 +67,14 @@ def from_user_file(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def language_code(value: object) -> str:
+    """``"zh_CN.UTF-8"``, ``"ZH-cn"``, ``" zh "`` → ``"zh"``: the language part of a locale-style value."""
+    text = str(value or "").strip().lower()
+    for separator in ("_", "-", "."):
+        text = text.split(separator, 1)[0]
+    return text
+
+
 def raw_setting(key: str, flag: Any = None, environ: Mapping[str, str] | None = None) -> Any:
     """One setting, unvalidated: ``flag`` when given, else the environment's, else the file's, else ``None``."""
     if flag is not None:

@@ -71,6 +71,13 @@ def test_every_bad_source_is_reported_at_once_with_where_it_came_from(tmp_path: 
     assert len(messages) == 3
 
 
+def test_locale_style_languages_are_accepted_and_others_refused(tmp_path: Path) -> None:
+    assert resolve_settings(environ=_env(tmp_path, PADDLE_WORKBENCH_LANG="zh_CN.UTF-8")).lang == "zh"
+    assert detect_language(_env(tmp_path, PADDLE_WORKBENCH_LANG="ZH-cn", LANG="en_US.UTF-8")) == "zh"
+    with pytest.raises(ConfigError, match="PADDLE_WORKBENCH_LANG: should be one of 'en', 'zh'"):
+        resolve_settings(environ=_env(tmp_path, PADDLE_WORKBENCH_LANG="fr"))
+
+
 def test_an_empty_user_file_is_no_settings_not_an_error(tmp_path: Path) -> None:
     assert resolve_settings(environ=_env(tmp_path, "# nothing yet\n")) == WorkbenchSettings()
 

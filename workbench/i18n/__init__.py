@@ -49,10 +49,10 @@ def catalog() -> Mapping[str, tuple[str, str]]:
 def detect_language(environ: Mapping[str, str] | None = None) -> Language:
     """Pick the language from the ``lang`` setting (``PADDLE_WORKBENCH_LANG``, then the user config
     file: see :mod:`workbench.settings_sources`), then the POSIX locale variables."""
-    from workbench.settings_sources import raw_setting
+    from workbench.settings_sources import language_code, raw_setting
 
     env = os.environ if environ is None else environ
-    explicit = str(raw_setting("lang", environ=env) or "").strip().lower()
+    explicit = language_code(raw_setting("lang", environ=env))
     if explicit in LANGUAGES:
         return explicit
     for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
