@@ -27,8 +27,15 @@ class FileKind:
     describe_key: str
 
 
+def _plan_model() -> type[BaseModel]:
+    from workbench.parallel.spec import PlanConfig
+
+    return PlanConfig
+
+
 _KINDS: list[FileKind] = [
     FileKind("training", TrainingConfig, lambda d: "task" in d, "config.kind.training"),
+    FileKind("plan", _plan_model(), lambda d: "mesh" in d and "task" not in d, "config.kind.plan"),
 ]
 
 

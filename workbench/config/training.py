@@ -74,6 +74,9 @@ class ModelSection(_Strict):
     """Classes of a classifier; read from ``label.txt`` when omitted."""
     width: int = Field(default=16, gt=0, le=512)
     """Channels of the first convolution (later layers scale from it): the knob for model size."""
+    hidden: int = Field(default=64, gt=0, le=65536)
+    """Width of the hidden layer of an MLP head (``small_cnn_mlp``: ``fc1`` → ``fc2``, the pair a
+    column/row tensor-parallel plan splits)."""
 
 
 class TrainSection(_Strict):

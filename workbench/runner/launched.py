@@ -66,11 +66,19 @@ class LaunchedJob(Job):
         timeout_s: float | None = None,
         ranks: int = 1,
         config: Mapping[str, Any] | None = None,
+        stall_s: float | None = None,
+        startup_s: float = 60.0,
     ) -> None:
         super().__init__(handle.run_dir, handle.run_id, name, config=config)
         self.handle = handle
         self.argv = list(argv)
         self.timeout_s = timeout_s
+        self.stall_s = stall_s
+        """End the job when some rank logged no new step for this long (``None``: no progress watchdog)."""
+        self.startup_s = startup_s
+        """Extra time allowed before a rank's first step (imports, rendezvous)."""
+        self._advanced: dict[int, tuple[int, float]] = {}  # rank -> (last step, when it advanced)
+        self._ended_ranks: set[int] = set()
         self.ranks = ranks
         self.tailer = EventTailer(handle.run_dir, self.metrics)
         self.child_failures: list[RunFailed] = []
@@ -113,6 +121,8 @@ class LaunchedJob(Job):
         for event, rank in self.tailer.poll():
             if rank is None:
                 continue  # the top-level file is ours
+            if event.TYPE in ("run_finished", "run_failed", "run_cancelled"):
+                self._ended_ranks.add(rank)
             if isinstance(event, RunFailed):
                 self.child_failures.append(event)
             elif isinstance(event, RunCancelled):
@@ -130,9 +140,38 @@ class LaunchedJob(Job):
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
 
+    def _stalled(self, started: float) -> dict[int, float]:
+        """Ranks that logged no new step for ``stall_s`` (before their first step: plus ``startup_s``),
+        with how long they have been quiet."""
+        if self.stall_s is None:
+            return {}
+        now = time.monotonic()
+        for rank, step in self.metrics.last_step.items():
+            seen = self._advanced.get(rank)
+            if seen is None or seen[0] != step:
+                self._advanced[rank] = (step, now)
+        quiet: dict[int, float] = {}
+        for rank in range(self.ranks):
+            if rank in self._ended_ranks:
+                continue
+            seen = self._advanced.get(rank)
+            since = seen[1] if seen is not None else started
+            allowed = self.stall_s if seen is not None else self.stall_s + self.startup_s
+            if now - since > allowed:
+                quiet[rank] = now - since
+        return quiet
+
+    def describe_stall(self, quiet: dict[int, float]) -> tuple[str, str, int | None]:
+        """``(error, details, rank)`` for the run's failure when ranks stalled (subclasses know more)."""
+        rank = min(quiet, key=lambda r: self.metrics.last_step.get(r, -1))
+        step = self.metrics.last_step.get(rank)
+        error = t("runner.stalled", rank=rank, seconds=f"{quiet[rank]:.0f}", step=str(step) if step else "-")
+        return error, read_log_tail(self.run_dir, 4000), rank
+
     def _watch(self) -> None:
         started = time.monotonic()
         timed_out = False
+        stalled: tuple[str, str, int | None] | None = None
         while self.proc.poll() is None:
             self._drain()
             if self.cancel_event.is_set():
@@ -140,6 +179,11 @@ class LaunchedJob(Job):
                 break
             if self.timeout_s is not None and time.monotonic() - started > self.timeout_s:
                 timed_out = True
+                self._kill()
+                break
+            quiet = self._stalled(started)
+            if quiet:
+                stalled = self.describe_stall(quiet)  # before the kill: stacks come from live processes
                 self._kill()
                 break
             time.sleep(POLL_S)
@@ -152,6 +196,8 @@ class LaunchedJob(Job):
         step = max(last_steps) if last_steps else None
         if self.cancel_event.is_set() or (self.child_cancelled and not self.child_failures):
             terminal = RunCancelled(step=step)
+        elif stalled is not None:
+            terminal = RunFailed(error=stalled[0], traceback=stalled[1], step=step, rank=stalled[2])
         elif timed_out:
             terminal = RunFailed(
                 error=f"timed out after {self.timeout_s:g} s (watchdog)", traceback="", step=step
@@ -181,10 +227,13 @@ def start_launched(
     cwd: Path | None = None,
     timeout_s: float | None = None,
     ranks: int = 1,
+    stall_s: float | None = None,
 ) -> LaunchedJob:
     """Create a run and start ``argv`` as a subprocess in its own process group; returns at once."""
     handle = store.create(name, config, kind=LaunchedJob.kind)
-    return LaunchedJob(handle, name, argv, env=env, cwd=cwd, timeout_s=timeout_s, ranks=ranks, config=config)
+    return LaunchedJob(
+        handle, name, argv, env=env, cwd=cwd, timeout_s=timeout_s, ranks=ranks, config=config, stall_s=stall_s
+    )
 
 
 class AttachedRun(Job):

@@ -110,9 +110,7 @@ class TrainingLoop:
 
     def _run_named(self, started: float, device: str) -> dict[str, Any]:
         paddle = self.paddle
-        parts = build_parts(
-            self.cfg, data_dir=self.plan.data_dir, config_dir=self.plan.config_dir, paddle=paddle
-        )
+        parts = self._build_parts()
         parts.check()
         self.parts = parts
         self.source = BatchSource(
@@ -140,6 +138,18 @@ class TrainingLoop:
             self.watchdog.stop()
             track.unbind(self.ctx)
         return self._finish(time.monotonic() - started, device)
+
+    def _build_parts(self) -> TrainParts:
+        """The task's model, optimizer and data (a parallel run applies its sharding plan here)."""
+        return build_parts(
+            self.cfg, data_dir=self.plan.data_dir, config_dir=self.plan.config_dir, paddle=self.paddle
+        )
+
+    def _state_dicts(self) -> tuple[Any, Any]:
+        """``(model state, optimizer state)`` as a checkpoint saves them."""
+        parts = self.parts
+        assert parts is not None
+        return parts.model.state_dict(), parts.optimizer.state_dict()
 
     def _train(self) -> None:
         parts, source = self.parts, self.source
@@ -372,8 +382,7 @@ class TrainingLoop:
             return None  # never commit a state reached through a non-finite loss
         paddle, parts, source = self.paddle, self.parts, self.source
         assert parts is not None and source is not None
-        model_state = parts.model.state_dict()
-        optimizer_state = parts.optimizer.state_dict()
+        model_state, optimizer_state = self._state_dicts()
         state = {
             "format": STATE_FORMAT,
             "step": step,

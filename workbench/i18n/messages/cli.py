@@ -124,7 +124,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'{command}' is not available in this version yet; a later release adds it ({feature}). Nothing was done.",
         "此版本尚未提供 '{command}'（{feature}），后续版本会加入。未执行任何操作。",
     ),
-    "cli.planned.feature.plan": ("the sharding-plan editor and parallel runs", "切分方案编辑与并行训练"),
     "cli.planned.feature.dataset": ("the dataset linter", "数据集检查"),
     "cli.planned.feature.diagnose": ("error diagnosis from logs", "根据日志诊断错误"),
     "cli.planned.feature.verify": ("release verification", "发布验证"),

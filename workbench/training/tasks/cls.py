@@ -39,6 +39,31 @@ def small_cnn(num_classes: int, width: int, paddle: Any) -> Any:
     return SmallCNN()
 
 
+def small_cnn_mlp(num_classes: int, width: int, hidden: int, paddle: Any) -> Any:
+    """:func:`small_cnn` with a two-layer head ``fc1`` (features → hidden) → ReLU → ``fc2`` (→ classes).
+
+    The pair of Linear layers is what tensor-parallel plans split (``fc1`` by columns, ``fc2`` by rows):
+    with the default ``hidden: 64`` both divide evenly over 2, 4 or 8 ranks.
+    """
+    nn = paddle.nn
+    F = paddle.nn.functional
+
+    class SmallCNNMLP(nn.Layer):  # type: ignore[misc, name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv1 = nn.Conv2D(3, width, 3, padding=1)
+            self.conv2 = nn.Conv2D(width, 2 * width, 3, padding=1)
+            self.fc1 = nn.Linear(2 * width * (IMAGE_SIZE // 4) ** 2, hidden)
+            self.fc2 = nn.Linear(hidden, num_classes)
+
+        def forward(self, x: Any) -> Any:
+            x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+            x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+            return self.fc2(F.relu(self.fc1(paddle.flatten(x, 1))))
+
+    return SmallCNNMLP()
+
+
 def build_cls(cfg: TrainingConfig, ctx: TaskContext) -> TrainParts:
     assert ctx.data_dir is not None  # validation requires data: for this task
     data_dir, paddle = ctx.data_dir, ctx.paddle
@@ -49,7 +74,10 @@ def build_cls(cfg: TrainingConfig, ctx: TaskContext) -> TrainParts:
     num_classes = cfg.model.num_classes or layout.num_classes
     train = cls_dataset(layout, "train", IMAGE_SIZE)
     val = cls_dataset(layout, "val", IMAGE_SIZE)
-    model = small_cnn(num_classes, cfg.model.width, paddle)
+    if cfg.model_name() == "small_cnn_mlp":
+        model = small_cnn_mlp(num_classes, cfg.model.width, cfg.model.hidden, paddle)
+    else:
+        model = small_cnn(num_classes, cfg.model.width, paddle)
     optimizer, scheduler = make_optimizer(cfg.train, model.parameters(), paddle)
     F = paddle.nn.functional
     limit = cfg.eval.max_samples or len(val)
@@ -103,7 +131,7 @@ TASKS.register(
     TaskSpec(
         build=build_cls,
         title_key="training.task.image_classification",
-        models=("small_cnn",),
+        models=("small_cnn", "small_cnn_mlp"),
         data_format="cls",
         check_data=_check_data,
         make_demo=_make_demo,

@@ -1,0 +1,259 @@
+"""``paddle-workbench plan validate | run | parity | export``: sharding plans from the command line.
+
+Presentation only: :mod:`workbench.parallel` does the work. Exit codes: 0 good, 1 the run failed or
+parity does not hold, 2 bad input (an invalid plan, a run that cannot be found) — every problem at once,
+``file:line:col`` with its fix, never a traceback and never a half-started launch.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from workbench.cli.output import EXIT_BAD_INPUT, EXIT_FAILURES, EXIT_OK, emit_json, human_console
+from workbench.cli.state import current_settings
+from workbench.i18n import t
+from workbench.parallel.estimate import human_bytes as format_bytes
+
+INJECT_RANK_ENV = "PADDLE_WORKBENCH_INJECT_RANK"
+"""Only this rank gets ``$PADDLE_WORKBENCH_INJECT``'s faults (testing a single hanging rank)."""
+
+
+def _print_findings(console: Console, report: object) -> None:
+    from workbench.parallel.validate import PlanReport
+
+    assert isinstance(report, PlanReport)
+    for finding in report.errors:
+        console.print(
+            Text.assemble(
+                (f"{finding.file}:{finding.line}:{finding.col}: ", "bold"), (t("cli.error_prefix"), "bold red"),
+                " ", finding.message, (f"\n    {t('parallel.cli.fix')}: {finding.fix}" if finding.fix else "", "dim"),
+            )  # fmt: skip
+        )
+    for finding in report.warnings:
+        console.print(f"{finding.file}:{finding.line}:{finding.col}: {finding.message}", markup=False, style="yellow")
+
+
+def _print_report(console: Console, report: object) -> None:
+    from workbench.parallel.validate import PlanReport
+
+    assert isinstance(report, PlanReport)
+    if report.lowered is not None and report.plan is not None:
+        mesh = report.plan.mesh
+        console.print(
+            t("parallel.cli.mesh", shape=" × ".join(map(str, mesh.shape)), names=", ".join(mesh.dim_names), ranks=mesh.size),
+            markup=False,
+        )
+        table = Table(box=None, pad_edge=False)
+        for key in ("param", "shape", "placements", "local", "source"):
+            table.add_column(t(f"parallel.cli.col.{key}"), no_wrap=key != "source")
+        for row in report.lowered.rows:
+            table.add_row(
+                row.name, "×".join(map(str, row.shape)), ", ".join(map(str, row.placements)),
+                "×".join(map(str, row.local_shape)), row.source or "-",
+            )  # fmt: skip
+        console.print(table)
+    est = report.estimate
+    if est is not None:
+        console.print(
+            t(
+                "parallel.cli.estimate",
+                params=format_bytes(est.param_bytes), grads=format_bytes(est.grad_bytes),
+                opt=format_bytes(est.optimizer_bytes), act=format_bytes(est.activation_bytes),
+                total=format_bytes(est.total_bytes), baseline=format_bytes(est.baseline_bytes),
+            ),  # fmt: skip
+            markup=False,
+        )
+        console.print(
+            t("parallel.cli.comm", bytes=format_bytes(est.comm_bytes), count=est.comm_count), markup=False
+        )
+        for comm in est.comm:
+            console.print(f"    {comm.kind:<15} {comm.what:<36} {format_bytes(comm.bytes):>10} ×{comm.count}", markup=False)
+    _print_findings(console, report)
+
+
+def _validate(console: Console, path: Path, nproc: int | None, overrides: tuple[str, ...]) -> object:
+    from workbench.parallel.validate import check_plan
+
+    return check_plan(path, nproc=nproc, train_overrides=overrides)
+
+
+def plan_command() -> click.Group:
+    @click.group("plan", help=t("cli.plan.help"))
+    def plan() -> None:
+        pass
+
+    @plan.command("validate", help=t("parallel.cli.validate.help"))
+    @click.argument("plan_file", type=click.Path(path_type=Path))
+    @click.option("--nproc", type=click.IntRange(1, 4096), default=None, help=t("parallel.cli.opt.nproc_check"))
+    @click.option("-o", "overrides", multiple=True, metavar="KEY=VALUE", help=t("parallel.cli.opt.override"))
+    @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
+    @click.pass_context
+    def validate(ctx: click.Context, plan_file: Path, nproc: int | None, overrides: tuple[str, ...], json_mode: bool) -> None:
+        from workbench.parallel.validate import PlanReport
+
+        console = human_console(json_mode)
+        report = _validate(console, plan_file, nproc, overrides)
+        assert isinstance(report, PlanReport)
+        _print_report(console, report)
+        console.print(
+            t("parallel.cli.valid" if report.ok else "parallel.cli.invalid", file=str(plan_file), count=len(report.errors)),
+            markup=False,
+        )
+        if json_mode:
+            emit_json(report.to_dict())
+        ctx.exit(EXIT_OK if report.ok else EXIT_BAD_INPUT)
+
+    @plan.command("run", help=t("parallel.cli.run.help"))
+    @click.argument("plan_file", type=click.Path(path_type=Path))
+    @click.option("--nproc", type=click.IntRange(1, 4096), default=None, help=t("parallel.cli.opt.nproc"))
+    @click.option("-o", "overrides", multiple=True, metavar="KEY=VALUE", help=t("parallel.cli.opt.override"))
+    @click.option("--watchdog", type=click.FloatRange(1, 86400), default=None, help=t("parallel.cli.opt.watchdog"))
+    @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
+    @click.pass_context
+    def run(
+        ctx: click.Context, plan_file: Path, nproc: int | None, overrides: tuple[str, ...],
+        watchdog: float | None, json_mode: bool,
+    ) -> None:  # fmt: skip
+        from workbench.parallel.launch import start_plan_run
+        from workbench.parallel.validate import PlanReport, load_plan
+        from workbench.runs import RunStore
+
+        console = human_console(json_mode)
+        ranks = nproc
+        if ranks is None:
+            try:
+                ranks = load_plan(plan_file)[0].mesh.size
+            except Exception:  # noqa: BLE001 - the full check below reports it with its location
+                ranks = None
+        report = _validate(console, plan_file, ranks, overrides)
+        assert isinstance(report, PlanReport)
+        if not report.ok or ranks is None:
+            _print_findings(console, report)
+            console.print(t("parallel.cli.refused", file=str(plan_file), count=len(report.errors)), markup=False)
+            if json_mode:
+                emit_json({**report.to_dict(), "run_dir": None, "status": "refused"})
+            ctx.exit(EXIT_BAD_INPUT)
+        inject = os.environ.get(INJECT_RANK_ENV, "")
+        store = RunStore(current_settings().workspace)
+        job = start_plan_run(
+            report, store, nproc=ranks, train_overrides=overrides,
+            inject_rank=int(inject) if inject.isdigit() else None, stall_s=watchdog,
+        )  # fmt: skip
+        console.print(t("parallel.cli.started", ranks=ranks, run=str(job.run_dir)), markup=False)
+        try:
+            job.wait()
+        except KeyboardInterrupt:
+            job.cancel()
+            job.wait()
+        result = job.result
+        status = job.status
+        error = getattr(result, "error", "") or ""
+        if error:
+            console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", error))
+        steps = job.metrics.last_step
+        console.print(t("parallel.cli.ended", status=t(f"status.{status}"), ranks=len(steps)), markup=False)
+        console.print(str(job.run_dir), markup=False)
+        if json_mode:
+            emit_json(
+                {
+                    "run_dir": str(job.run_dir),
+                    "status": status,
+                    "ranks": ranks,
+                    "error": error or None,
+                    "rank": getattr(result, "rank", None),
+                    "last_step": {str(r): s for r, s in steps.items()},
+                    "estimate": report.estimate.to_dict() if report.estimate else {},
+                }
+            )
+        ctx.exit(EXIT_OK if status == "finished" else EXIT_FAILURES)
+
+    @plan.command("parity", help=t("parallel.cli.parity.help"))
+    @click.argument("run_a")
+    @click.argument("run_b")
+    @click.option("--tolerance", type=click.FloatRange(0, 1e9), default=None, help=t("parallel.cli.opt.tolerance"))
+    @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
+    @click.pass_context
+    def parity(ctx: click.Context, run_a: str, run_b: str, tolerance: float | None, json_mode: bool) -> None:
+        from workbench.parallel.parity import DEFAULT_TOLERANCE, compare_runs
+        from workbench.runs import RunStore
+
+        console = human_console(json_mode)
+        store = RunStore(current_settings().workspace)
+        found = []
+        for ref in (run_a, run_b):
+            path = store.resolve(ref)
+            if path is None:
+                console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", store.miss_message(ref)))
+            found.append(path)
+        if None in found:
+            if json_mode:
+                emit_json({"ok": False, "max_abs_diff": None, "max_rel_diff": None, "first_divergence_step": None, "checks": []})
+            ctx.exit(EXIT_BAD_INPUT)
+        a, b = found
+        assert a is not None and b is not None
+        result = compare_runs(a, b, DEFAULT_TOLERANCE if tolerance is None else tolerance)
+
+        def fmt(value: float | None) -> str:
+            return "-" if value is None else f"{value:.3g}"
+
+        console.print(
+            t(
+                "parallel.cli.parity",
+                steps=result.compared, abs=fmt(result.max_abs_diff), rel=fmt(result.max_rel_diff),
+                tol=f"{result.tolerance:g}",
+                first=str(result.first_divergence_step) if result.first_divergence_step is not None else t("common.none"),
+            ),  # fmt: skip
+            markup=False,
+        )
+        for check in result.checks:
+            style = {"fail": "bold red", "warn": "yellow", "pass": "green"}.get(check.status, "")
+            console.print(Text.assemble((f"[{check.status}] {check.id}: ", style), check.summary))
+            if check.fix:
+                console.print(Text(f"    {t('parallel.cli.fix')}: {check.fix}", style="dim"))
+        if json_mode:
+            emit_json(result.to_dict())
+        ctx.exit(EXIT_OK if result.ok else EXIT_FAILURES)
+
+    @plan.command("export", help=t("parallel.cli.export.help"))
+    @click.argument("plan_file", type=click.Path(path_type=Path))
+    @click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None, help=t("parallel.cli.opt.output"))
+    @click.option("--nproc", type=click.IntRange(1, 4096), default=None, help=t("parallel.cli.opt.nproc_node"))
+    @click.option("--nnodes", type=click.IntRange(1, 4096), default=None, help=t("parallel.cli.opt.nnodes"))
+    @click.option("-o", "overrides", multiple=True, metavar="KEY=VALUE", help=t("parallel.cli.opt.override"))
+    @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
+    @click.pass_context
+    def export(
+        ctx: click.Context, plan_file: Path, output: Path | None, nproc: int | None, nnodes: int | None,
+        overrides: tuple[str, ...], json_mode: bool,
+    ) -> None:  # fmt: skip
+        from workbench.parallel.export import write_export
+        from workbench.parallel.validate import PlanReport
+
+        console = human_console(json_mode)
+        report = _validate(console, plan_file, None, overrides)
+        assert isinstance(report, PlanReport)
+        if not report.ok:
+            _print_findings(console, report)
+            console.print(t("parallel.cli.invalid", file=str(plan_file), count=len(report.errors)), markup=False)
+            if json_mode:
+                emit_json({**report.to_dict(), "files": {}})
+            ctx.exit(EXIT_BAD_INPUT)
+        out = output or Path(f"{plan_file.stem}-export")
+        try:
+            files = write_export(report, out, overrides=overrides, nproc_per_node=nproc, nnodes=nnodes)
+        except OSError as exc:
+            console.print(t("parallel.cli.export_failed", path=str(out), error=str(exc)), markup=False)
+            ctx.exit(EXIT_BAD_INPUT)
+        for kind, path in files.items():
+            console.print(f"{kind:<12} {path}", markup=False)
+        if json_mode:
+            emit_json({"ok": True, "files": {k: str(v) for k, v in files.items()}})
+        ctx.exit(EXIT_OK)
+
+    return plan

@@ -1,0 +1,196 @@
+"""``plan run``: start a validated plan — in this process for a mesh of one, else under the launcher.
+
+A launched run is one run folder: ``parallel.json`` (what every rank applies), ``ranks/rank_main.py``
+(the script the launcher starts), ``ranks/log/workerlog.<r>`` (the launcher's per-rank logs) and each
+rank's ``ranks/<r>/events.jsonl``. :class:`ParallelJob` is the runner's :class:`LaunchedJob` with a
+progress watchdog that, when ranks stop advancing, names the rank the others wait for — the one whose
+step and phase are furthest behind — with its last step, the end of its log and its Python stack, then
+ends the whole process group (no orphans).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from workbench.config.loader import load_model
+from workbench.config.training import TrainingConfig
+from workbench.i18n import t
+from workbench.parallel.apply import RankPlan
+from workbench.parallel.validate import PlanReport
+from workbench.parallel.worker import PHASES, read_progress
+from workbench.runner import start_in_process
+from workbench.runner.job import Job
+from workbench.runner.launched import LaunchedJob
+from workbench.runs import RunStore
+
+RANK_MAIN = """\
+# Started by paddle.distributed.launch, once per rank (written by paddle-workbench plan run).
+import sys
+
+from workbench.parallel.worker import main
+
+sys.exit(main(sys.argv[1:]))
+"""
+
+STACK_WAIT_S = 2.0
+LOG_LINES = 12
+
+
+def rank_plan(report: PlanReport) -> RankPlan:
+    plan, lowered = report.plan, report.lowered
+    assert plan is not None and lowered is not None
+    return RankPlan(
+        mesh_shape=tuple(plan.mesh.shape),
+        dim_names=tuple(plan.mesh.dim_names),
+        sharding_level=plan.dp.sharding_level if plan.dp is not None else None,
+        layer_plans=dict(lowered.layer_plans),
+        param_placements={
+            row.name: [str(p) for p in row.placements] for row in lowered.rows if row.rule.startswith("params")
+        },
+        inputs=[str(p) for p in plan.input_placements()],
+    )
+
+
+def launcher_argv(script: Path, args: Sequence[str], nproc: int, log_dir: Path, extra: Sequence[str] = ()) -> list[str]:
+    """``python -m paddle.distributed.launch --nproc_per_node N --log_dir DIR [extra] script args``."""
+    return [
+        sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", str(nproc),
+        "--log_dir", str(log_dir), *extra, str(script), *args,
+    ]  # fmt: skip
+
+
+def _tail_lines(path: Path, count: int) -> list[str]:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - 16_000))
+            text = fh.read().decode("utf-8", "replace")
+    except OSError:
+        return []
+    return [line for line in text.splitlines() if line.strip()][-count:]
+
+
+class ParallelJob(LaunchedJob):
+    """A launched parallel run whose watchdog names the stalled rank (see the module docstring)."""
+
+    def rank_dir(self, rank: int) -> Path:
+        return self.run_dir / "ranks" / str(rank)
+
+    def _position(self, rank: int) -> tuple[int, int]:
+        progress = read_progress(self.rank_dir(rank) / "progress")
+        if progress is None:
+            return (-1, -1)
+        step, phase = progress
+        return (step, PHASES.index(phase) if phase in PHASES else -1)
+
+    def _stack(self, rank: int) -> str:
+        path = self.rank_dir(rank) / "stack.txt"
+        try:
+            pid = int((self.rank_dir(rank) / "pid").read_text())
+            os.kill(pid, signal.SIGUSR1)
+        except (OSError, ValueError):
+            return ""
+        deadline = time.monotonic() + STACK_WAIT_S
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                if path.stat().st_size > 0:
+                    time.sleep(0.2)  # the dump is a few writes
+                    return path.read_text(encoding="utf-8", errors="replace")
+            time.sleep(0.1)
+        return ""
+
+    def describe_stall(self, quiet: dict[int, float]) -> tuple[str, str, int | None]:
+        positions = {rank: self._position(rank) for rank in range(self.ranks)}
+        behind = min(positions.values())
+        culprits = sorted(r for r, p in positions.items() if p == behind)
+        rank = culprits[0]
+        step, phase = behind
+        seconds = max(quiet.values())
+        error = t(
+            "parallel.stalled",
+            rank=rank,
+            seconds=f"{seconds:.0f}",
+            step=max(step - (1 if phase < 2 else 0), 0) if step >= 0 else "-",
+            phase=PHASES[phase] if phase >= 0 else "-",
+            others=", ".join(str(r) for r in sorted(positions) if r not in culprits) or "-",
+        )
+        details = [error, ""]
+        stack = self._stack(rank)
+        log = _tail_lines(self.run_dir / "ranks" / "log" / f"workerlog.{rank}", LOG_LINES)
+        details.append(t("parallel.stalled.log", rank=rank))
+        details.extend(log or ["-"])
+        details.append("")
+        details.append(t("parallel.stalled.stack", rank=rank))
+        details.append(stack or t("parallel.stalled.no_stack"))
+        return error, "\n".join(details), rank
+
+
+def run_config(report: PlanReport, train_overrides: Sequence[str], nproc: int) -> dict[str, Any]:
+    """``run.yaml``'s config: the training config plus the plan (the monitor reads ``train.steps``)."""
+    assert report.train_path is not None and report.plan is not None
+    cfg = load_model(report.train_path, TrainingConfig, train_overrides)
+    doc = cfg.model_dump(mode="json")
+    doc["parallel"] = {
+        "plan_file": str(report.path.resolve()),
+        "nproc": nproc,
+        "mesh": {"shape": report.plan.mesh.shape, "dim_names": report.plan.mesh.dim_names},
+        "sharding_level": report.plan.sharding_level,
+        "layer_plans": dict(report.lowered.layer_plans) if report.lowered else {},
+    }
+    return doc
+
+
+def start_plan_run(
+    report: PlanReport,
+    store: RunStore,
+    *,
+    nproc: int,
+    train_overrides: Sequence[str] = (),
+    inject_rank: int | None = None,
+    stall_s: float | None = None,
+    launcher_extra: Sequence[str] = (),
+    name: str | None = None,
+) -> Job:
+    """Start ``report``'s plan (it must be ``ok``) on ``nproc`` ranks; returns the job at once."""
+    assert report.ok and report.plan is not None and report.train_path is not None
+    doc = {
+        "train": str(report.train_path.resolve()),
+        "train_overrides": list(train_overrides),
+        "plan": rank_plan(report).to_dict(),
+        "inject_rank": inject_rank,
+    }
+    config = run_config(report, train_overrides, nproc)
+    run_name = name or report.path.stem
+    if nproc == 1:
+        from workbench.parallel.worker import ParallelLoop, rank_training_plan
+        from workbench.runner.context import JobContext
+
+        def job(ctx: JobContext) -> dict[str, Any]:
+            plan = rank_training_plan(doc, 0, store.workspace)
+            loop = ParallelLoop(ctx, plan, RankPlan.from_dict(doc["plan"]), ctx.run_dir / "ranks" / "0")
+            return loop.run()
+
+        return start_in_process(store, run_name, job, config=config)
+    handle = store.create(run_name, config, kind=LaunchedJob.kind)
+    spec = handle.run_dir / "parallel.json"
+    spec.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    script = handle.run_dir / "ranks" / "rank_main.py"
+    script.parent.mkdir(parents=True, exist_ok=True)
+    script.write_text(RANK_MAIN, encoding="utf-8")
+    argv = launcher_argv(script, [str(spec)], nproc, handle.run_dir / "ranks" / "log", launcher_extra)
+    return ParallelJob(
+        handle,
+        run_name,
+        argv,
+        ranks=nproc,
+        config=config,
+        stall_s=stall_s if stall_s is not None else report.plan.watchdog_s,
+    )

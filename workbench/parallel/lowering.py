@@ -1,0 +1,394 @@
+"""Both plan levels lowered to one table, and every rule checked against the real model.
+
+Each parameter of the model gets one row: its placement per mesh dimension, its global and local shape,
+and the plan line that decided it (``file:line:col``), or none (replicated). Every finding points at the
+rule that caused it and says how to fix it. What is checked — each one a hazard Paddle itself does not
+catch, or catches only deep in the first step (see docs/paddle-notes.md, "Auto-parallel"):
+
+* every ``layers`` and ``params`` rule matches something; a plan kind fits the layer's type;
+* a parameter decided by a ``layers`` plan and a ``params`` rule, or by two ``layers`` plans, is an
+  overlap (both lines named);
+* ``Shard(d)`` has ``0 <= d < ndim`` (Paddle segfaults otherwise); ``Partial`` is refused on parameters
+  (a parameter never holds a pending reduction);
+* every sharded dimension divides evenly by its mesh dimension (Paddle splits unevenly without a word
+  and fails in backward naming no layer);
+* the mesh has as many ranks as will be launched (a larger mesh hangs in the rendezvous);
+* what this device cannot run: on CPU ``sharding_level: 3`` and a dp-split batch under
+  ``sharding_level`` 1–2 (both need ``CReduceScatterOp``), a parameter ``Shard(d>0)`` on the dp dimension
+  under a sharding stage (a Shard→Shard reshard, ``all_to_all``); Paddle's ``shard_optimizer`` takes
+  only SGD and AdamW.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.config.loader import PositionMap
+from workbench.i18n import t
+from workbench.parallel.facts import LayerFact, ModelFacts, ParamFact
+from workbench.parallel.placements import REPLICATE, Placement, local_shape, parse_placement
+from workbench.parallel.spec import LAYER_PLANS, PlanConfig
+
+SHARD_OPTIMIZERS = ("sgd", "adamw")
+"""``dist.shard_optimizer`` (and so ``dist.parallelize``) asserts AdamW or SGD in Paddle 3.3.1."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem (or warning) at a place in the plan file, with its fix."""
+
+    file: str
+    line: int
+    col: int
+    message: str
+    fix: str
+    code: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.message} ({self.fix})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "col": self.col,
+            "message": self.message,
+            "fix": self.fix,
+            "code": self.code,
+        }
+
+
+@dataclass
+class ParamRow:
+    """One parameter as the plan leaves it."""
+
+    name: str
+    layer: str
+    layer_type: str
+    shape: tuple[int, ...]
+    dtype: str
+    itemsize: int
+    placements: tuple[Placement, ...]
+    local_shape: tuple[int, ...]
+    source: str = ""
+    """``file:line:col`` of the rule that decided it (empty: nothing did, it is replicated)."""
+    rule: str = ""
+    """What decided it, e.g. ``layers[0] ColWiseParallel`` or ``params[1]``."""
+
+    @property
+    def numel(self) -> int:
+        return _prod(self.shape)
+
+    @property
+    def local_numel(self) -> int:
+        return _prod(self.local_shape)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "layer": self.layer,
+            "layer_type": self.layer_type,
+            "shape": list(self.shape),
+            "dtype": self.dtype,
+            "local_shape": list(self.local_shape),
+            "placements": [str(p) for p in self.placements],
+            "source": self.source,
+            "rule": self.rule,
+        }
+
+
+@dataclass
+class Lowered:
+    rows: list[ParamRow]
+    errors: list[Finding] = field(default_factory=list)
+    warnings: list[Finding] = field(default_factory=list)
+    layer_plans: dict[str, str] = field(default_factory=dict)
+    """Layer name → the plan name that applies to it (what ``parallelize_plan`` gets)."""
+
+
+def _prod(values: Iterable[int]) -> int:
+    total = 1
+    for value in values:
+        total *= int(value)
+    return total
+
+
+def name_matches(pattern: str, name: str) -> bool:
+    """Exact name, a glob (``blocks.*.fc``) or ``re:<regex>`` (full match)."""
+    if pattern.startswith("re:"):
+        try:
+            return re.fullmatch(pattern[3:], name) is not None
+        except re.error:
+            return False
+    return name == pattern or fnmatch.fnmatchcase(name, pattern)
+
+
+class _Where:
+    """Positions of plan keys, as ``file:line:col``."""
+
+    def __init__(self, file: str, positions: PositionMap) -> None:
+        self.file = file
+        self.positions = positions
+
+    def at(self, *loc: str | int) -> tuple[int, int]:
+        probe: tuple[str | int, ...] = tuple(loc)
+        while probe:
+            if probe in self.positions.values:
+                return self.positions.values[probe]
+            probe = probe[:-1]
+        return (1, 1)
+
+    def text(self, *loc: str | int) -> str:
+        line, col = self.at(*loc)
+        return f"{self.file}:{line}:{col}"
+
+
+def _layer_params(facts: ModelFacts, layer: str) -> list[ParamFact]:
+    return [p for p in facts.params if p.layer == layer]
+
+
+def _layer_plan_placement(plan: str, param: ParamFact) -> int | None:
+    """The tensor dim a layer plan shards ``param`` on (``None``: the plan leaves it replicated)."""
+    if plan == "ColWiseParallel":
+        if param.attr == "weight" and len(param.shape) == 2:
+            return 1
+        if param.attr == "bias" and len(param.shape) == 1:
+            return 0
+    if plan == "RowWiseParallel" and param.attr == "weight" and len(param.shape) == 2:
+        return 0
+    return None
+
+
+def lower(
+    plan: PlanConfig,
+    facts: ModelFacts,
+    *,
+    file: str,
+    positions: PositionMap,
+    nproc: int | None = None,
+    device: str = "cpu",
+) -> Lowered:
+    """The parameter table of ``plan`` on ``facts`` and every finding (see the module docstring)."""
+    where = _Where(file, positions)
+    errors: list[Finding] = []
+    warnings: list[Finding] = []
+
+    def error(code: str, loc: tuple[str | int, ...], fix_key: str, **values: Any) -> None:
+        line, col = where.at(*loc)
+        errors.append(Finding(file, line, col, t(f"parallel.error.{code}", **values), t(fix_key, **values), code))
+
+    mesh = tuple(plan.mesh.shape)
+    dims = len(mesh)
+    names = plan.mesh.dim_names
+    mp = names.index("mp") if "mp" in names else None
+    dp = names.index("dp") if "dp" in names else None
+    layer_types = {layer.name: layer.type for layer in facts.layers}
+    rows: dict[str, ParamRow] = {}
+    for param in facts.params:
+        rows[param.name] = ParamRow(
+            name=param.name,
+            layer=param.layer,
+            layer_type=layer_types.get(param.layer, ""),
+            shape=param.shape,
+            dtype=param.dtype,
+            itemsize=param.itemsize,
+            placements=tuple(REPLICATE for _ in mesh),
+            local_shape=param.shape,
+        )
+    decided: dict[str, tuple[str, str]] = {}  # param -> (rule text, location)
+    layer_plans: dict[str, str] = {}
+    layer_names = [layer.name for layer in facts.layers]
+
+    # -- high level: layers -> ColWise / RowWise / ConvParallel --------------------------------------
+    for index, rule in enumerate(plan.layers):
+        matched: list[LayerFact] = [layer for layer in facts.layers if name_matches(rule.match, layer.name)]
+        loc = where.text("layers", index, "match")
+        if not matched:
+            close = difflib.get_close_matches(rule.match, layer_names, n=3, cutoff=0.4)
+            error(
+                "layer_matches_nothing",
+                ("layers", index, "match"),
+                "parallel.fix.layer_matches_nothing",
+                pattern=rule.match,
+                close=", ".join(close) or ", ".join(layer_names[:6]),
+            )
+            continue
+        fits = LAYER_PLANS[rule.plan]
+        for layer in matched:
+            if layer.type not in fits:
+                error(
+                    "plan_kind",
+                    ("layers", index, "plan"),
+                    "parallel.fix.plan_kind",
+                    plan=rule.plan,
+                    layer=layer.name,
+                    type=layer.type,
+                    fits=", ".join(fits),
+                )
+                continue
+            if layer.name in layer_plans:
+                error(
+                    "overlap_layers",
+                    ("layers", index, "match"),
+                    "parallel.fix.overlap",
+                    name=layer.name,
+                    first=decided.get(f"layer:{layer.name}", ("", ""))[1],
+                    second=loc,
+                )
+                continue
+            layer_plans[layer.name] = rule.plan
+            decided[f"layer:{layer.name}"] = (f"layers[{index}] {rule.plan}", loc)
+            for param in _layer_params(facts, layer.name):
+                dim = _layer_plan_placement(rule.plan, param)
+                row = rows[param.name]
+                row.source, row.rule = loc, f"layers[{index}] {rule.plan}"
+                decided[param.name] = (row.rule, loc)
+                if dim is not None and mp is not None:
+                    placements = list(row.placements)
+                    placements[mp] = Placement("shard", dim)
+                    row.placements = tuple(placements)
+
+    # -- low level: params -> placements (first match wins) -----------------------------------------
+    claimed: set[str] = set()
+    for index, prule in enumerate(plan.params):
+        loc = where.text("params", index, "match")
+        matched_params = [p for p in facts.params if name_matches(prule.match, p.name)]
+        if not matched_params:
+            close = difflib.get_close_matches(prule.match, [p.name for p in facts.params], n=3, cutoff=0.4)
+            error(
+                "param_matches_nothing",
+                ("params", index, "match"),
+                "parallel.fix.param_matches_nothing",
+                pattern=prule.match,
+                close=", ".join(close) or ", ".join(p.name for p in facts.params[:6]),
+            )
+            continue
+        placements = tuple(p for p in (parse_placement(v) for v in prule.placements) if p is not None)
+        for param in matched_params:
+            if param.name in claimed:
+                continue  # an earlier params rule won
+            if param.name in decided:
+                error(
+                    "overlap_param",
+                    ("params", index, "match"),
+                    "parallel.fix.overlap",
+                    name=param.name,
+                    first=decided[param.name][1],
+                    second=loc,
+                )
+                continue
+            claimed.add(param.name)
+            row = rows[param.name]
+            row.placements, row.source, row.rule = placements, loc, f"params[{index}]"
+            decided[param.name] = (row.rule, loc)
+            for k, placement in enumerate(placements):
+                ploc = ("params", index, "placements", k)
+                if placement.kind == "partial":
+                    error("partial_param", ploc, "parallel.fix.partial_param", name=param.name)
+                elif placement.is_shard and not (0 <= (placement.dim or 0) < len(param.shape)):
+                    error(
+                        "shard_dim",
+                        ploc,
+                        "parallel.fix.shard_dim",
+                        name=param.name,
+                        dim=str(placement.dim),
+                        ndim=len(param.shape),
+                        shape=str(list(param.shape)),
+                        last=len(param.shape) - 1,
+                    )
+
+    # -- divisibility, local shapes ----------------------------------------------------------------
+    for row in rows.values():
+        for k, placement in enumerate(row.placements):
+            dim = placement.dim
+            if not placement.is_shard or dim is None or not 0 <= dim < len(row.shape):
+                continue
+            split = _prod(mesh[j] for j, p in enumerate(row.placements) if p.is_shard and p.dim == dim)
+            if row.shape[dim] % split:
+                loc_key: tuple[str | int, ...] = _loc_of(plan, row)
+                error(
+                    "not_divisible",
+                    loc_key,
+                    "parallel.fix.not_divisible",
+                    name=row.name,
+                    layer=row.layer or "-",
+                    dim=dim,
+                    size=row.shape[dim],
+                    ranks=split,
+                    mesh_dim=names[k],
+                )
+                break
+        row.local_shape = local_shape(row.shape, row.placements, mesh)
+
+    # -- the batch ----------------------------------------------------------------------------------
+    inputs = plan.input_placements()
+    for k, placement in enumerate(inputs):
+        if placement.kind == "partial":
+            error("partial_input", ("inputs", "placements", k), "parallel.fix.partial_input")
+        elif placement.is_shard and placement.dim != 0:
+            error("input_dim", ("inputs", "placements", k), "parallel.fix.input_dim", dim=str(placement.dim))
+        elif placement.is_shard and facts.batch_size % mesh[k]:
+            error(
+                "batch_not_divisible",
+                ("inputs", "placements", k),
+                "parallel.fix.batch_not_divisible",
+                batch=facts.batch_size,
+                ranks=mesh[k],
+                mesh_dim=names[k],
+            )
+
+    # -- the world ----------------------------------------------------------------------------------
+    size = plan.mesh.size
+    if nproc is not None and size != nproc:
+        key = "mesh_too_large" if size > nproc else "mesh_too_small"
+        error(key, ("mesh", "shape"), f"parallel.fix.{key}", mesh=size, shape=str(mesh), nproc=nproc)
+
+    # -- the optimizer ------------------------------------------------------------------------------
+    if facts.optimizer not in SHARD_OPTIMIZERS:
+        error("optimizer", ("train",), "parallel.fix.optimizer", optimizer=facts.optimizer)
+
+    # -- what this device cannot run ---------------------------------------------------------------
+    level = plan.sharding_level
+    if device == "cpu":
+        if level == 3:
+            error("cpu_sharding_3", ("dp", "sharding_level"), "parallel.fix.cpu_sharding_3")
+        elif level >= 1 and dp is not None and inputs[dp].is_shard:
+            error(
+                "cpu_sharding_split_batch",
+                ("inputs", "placements", dp) if plan.inputs is not None else ("dp", "sharding_level"),
+                "parallel.fix.cpu_sharding_split_batch",
+                level=level,
+            )
+        if level >= 1 and dp is not None:
+            for row in rows.values():
+                placement = row.placements[dp]
+                if placement.is_shard and placement.dim not in (0, None):
+                    error(
+                        "cpu_reshard",
+                        _loc_of(plan, row),
+                        "parallel.fix.cpu_reshard",
+                        name=row.name,
+                        dim=str(placement.dim),
+                    )
+    if dims > 1 and mp is None and plan.layers:
+        warnings.append(Finding(file, 1, 1, t("parallel.warn.no_mp"), "", "no_mp"))
+    return Lowered(rows=list(rows.values()), errors=errors, warnings=warnings, layer_plans=layer_plans)
+
+
+def _loc_of(plan: PlanConfig, row: ParamRow) -> tuple[str | int, ...]:
+    """The plan key of the rule that decided ``row`` (for findings about the row)."""
+    match = re.match(r"(layers|params)\[(\d+)\]", row.rule)
+    if match is None:
+        return ("mesh", "shape")
+    section, index = match.group(1), int(match.group(2))
+    return (section, index, "match")
+
+
+def plan_file_label(path: str | Path) -> str:
+    return str(path)

@@ -1,0 +1,158 @@
+"""The sharding-plan file: a pydantic model of both levels, Paddle's own vocabulary in YAML.
+
+High level — Paddle's ``dist.parallelize`` config: ``dp.sharding_level`` (0 pure data parallel; 1, 2, 3
+the sharding stages) and ``layers:`` (``mp_config.parallelize_plan``: a layer name, glob or
+``re:<regex>`` → ``ColWiseParallel`` / ``RowWiseParallel`` / ``ConvParallel``). Low level — per-parameter
+placements (``dist.shard_tensor``): ``params:`` rules, first match wins. ``inputs.placements`` says how
+the batch is laid out over the mesh. Everything here is checked without the model; what needs the
+model (a rule that matches nothing, divisibility, overlaps) is :mod:`workbench.parallel.lowering`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from workbench.config.problems import problem
+from workbench.parallel.placements import Placement, parse_placement
+
+LAYER_PLANS: dict[str, tuple[str, ...]] = {
+    "ColWiseParallel": ("Linear", "Embedding"),
+    "RowWiseParallel": ("Linear", "Embedding"),
+    "ConvParallel": ("Conv2D",),
+}
+"""Plan names of ``paddle.distributed`` (3.3.1) a ``layers:`` entry may use, and the layer types they fit."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_default=True, allow_inf_nan=False)
+
+
+def _check_placements(values: list[str]) -> list[str]:
+    for value in values:
+        if parse_placement(value) is None:
+            raise problem("plan_placement", placement=value)
+    return values
+
+
+class MeshSection(_Strict):
+    shape: list[int] = Field(min_length=1, max_length=4)
+    """Ranks along each mesh dimension; their product is the number of ranks to launch."""
+    dim_names: list[str] = Field(min_length=1, max_length=4)
+    """A name per dimension: ``dp`` (data parallel) and ``mp`` (model parallel) are what Paddle's plans use."""
+
+    @field_validator("shape")
+    @classmethod
+    def _positive(cls, value: list[int]) -> list[int]:
+        if any(v < 1 for v in value):
+            raise problem("plan_mesh_size", shape=str(value))
+        return value
+
+    @model_validator(mode="after")
+    def _names(self) -> MeshSection:
+        if len(self.dim_names) != len(self.shape):
+            raise problem("plan_mesh_names", at="mesh.dim_names", names=len(self.dim_names), dims=len(self.shape))
+        if len(set(self.dim_names)) != len(self.dim_names):
+            raise problem("plan_mesh_unique", at="mesh.dim_names", names=", ".join(self.dim_names))
+        return self
+
+    @property
+    def size(self) -> int:
+        total = 1
+        for value in self.shape:
+            total *= value
+        return total
+
+
+class DpSection(_Strict):
+    sharding_level: int = Field(default=0, ge=0, le=3)
+    """``dist.parallelize`` ``dp_config.sharding_level``: 0 replicated optimizer state, 1 sharded optimizer
+    state, 2 also sharded gradients, 3 also sharded parameters."""
+
+
+class LayerRule(_Strict):
+    match: str = Field(min_length=1)
+    """Layer name (``fc1``), glob (``blocks.*.fc``) or ``re:<regex>``."""
+    plan: str
+    """``ColWiseParallel``, ``RowWiseParallel`` or ``ConvParallel``."""
+
+    @field_validator("plan")
+    @classmethod
+    def _known(cls, value: str) -> str:
+        if value not in LAYER_PLANS:
+            import difflib
+
+            close = difflib.get_close_matches(value, list(LAYER_PLANS), n=1, cutoff=0.5)
+            raise problem(
+                "plan_layer_plan", plan=value, known=", ".join(LAYER_PLANS), suggestion=close[0] if close else ""
+            )
+        return value
+
+
+class ParamRule(_Strict):
+    match: str = Field(min_length=1)
+    """Parameter name (``fc.weight``), glob or ``re:<regex>``."""
+    placements: list[str] = Field(min_length=1)
+    """One placement per mesh dimension."""
+
+    _placements = field_validator("placements")(_check_placements)
+
+
+class InputsSection(_Strict):
+    placements: list[str] = Field(min_length=1)
+    """One placement per mesh dimension for the batch (``Shard(0)`` splits it)."""
+
+    _placements = field_validator("placements")(_check_placements)
+
+
+class PlanConfig(_Strict):
+    """A sharding plan for one training config."""
+
+    train: str
+    """The training config this plan parallelises (relative to the plan file)."""
+    mesh: MeshSection
+    dp: DpSection | None = None
+    layers: list[LayerRule] = Field(default_factory=list)
+    inputs: InputsSection | None = None
+    params: list[ParamRule] = Field(default_factory=list)
+    watchdog_s: float = Field(default=120.0, gt=0)
+    """A launched run with no progress on some rank for this long is ended (the stalled rank is named)."""
+
+    @model_validator(mode="after")
+    def _dims(self) -> PlanConfig:
+        dims = len(self.mesh.shape)
+        if self.inputs is not None and len(self.inputs.placements) != dims:
+            raise problem("plan_placement_count", at="inputs.placements", count=len(self.inputs.placements), dims=dims)
+        for index, rule in enumerate(self.params):
+            if len(rule.placements) != dims:
+                raise problem(
+                    "plan_placement_count", at=f"params.{index}.placements", count=len(rule.placements), dims=dims
+                )
+        if self.layers and "mp" not in self.mesh.dim_names:
+            raise problem("plan_layers_need_mp", at="layers", names=", ".join(self.mesh.dim_names))
+        if self.dp is not None and "dp" not in self.mesh.dim_names:
+            raise problem("plan_dp_needs_dp", at="dp", names=", ".join(self.mesh.dim_names))
+        return self
+
+    def train_path(self, plan_path: str | Path) -> Path:
+        path = Path(self.train).expanduser()
+        return path if path.is_absolute() else Path(plan_path).parent / path
+
+    def input_placements(self) -> tuple[Placement, ...]:
+        """The batch's placements: as written, else ``Shard(0)`` over ``dp`` and replicated elsewhere."""
+        if self.inputs is not None:
+            return tuple(p for p in (parse_placement(v) for v in self.inputs.placements) if p is not None)
+        return tuple(
+            Placement("shard", 0) if name == "dp" and not self._replicated_batch() else Placement("replicate")
+            for name in self.mesh.dim_names
+        )
+
+    def _replicated_batch(self) -> bool:
+        """Sharding stages need a reduce-scatter of dp-split gradients; with no ``inputs`` given, a plan with
+        ``sharding_level >= 1`` keeps the batch whole on each rank (what runs on every device)."""
+        return self.dp is not None and self.dp.sharding_level >= 1
+
+    @property
+    def sharding_level(self) -> int:
+        return self.dp.sharding_level if self.dp is not None else 0

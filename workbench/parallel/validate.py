@@ -1,0 +1,116 @@
+"""``plan validate``: read a plan, build its training config's model on the CPU, lower, check, estimate.
+
+Nothing is launched and no collective runs; the answer is a :class:`PlanReport` whose ``to_dict`` is the
+``plan validate --json`` document (``ok``, ``errors``, ``warnings``, ``params``, ``estimate``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.config.errors import ConfigError, ConfigIssue
+from workbench.config.loader import PositionMap, load_yaml, validate_data
+from workbench.i18n import t
+from workbench.parallel.estimate import Estimate, estimate
+from workbench.parallel.facts import ModelFacts, build_facts
+from workbench.parallel.lowering import Finding, Lowered, lower
+from workbench.parallel.spec import PlanConfig
+
+
+@dataclass
+class PlanReport:
+    path: Path
+    plan: PlanConfig | None = None
+    train_path: Path | None = None
+    facts: ModelFacts | None = None
+    lowered: Lowered | None = None
+    estimate: Estimate | None = None
+    errors: list[Finding] = field(default_factory=list)
+    warnings: list[Finding] = field(default_factory=list)
+    positions: PositionMap | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and self.lowered is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "file": str(self.path),
+            "train": str(self.train_path) if self.train_path else None,
+            "mesh": (
+                {"shape": self.plan.mesh.shape, "dim_names": self.plan.mesh.dim_names} if self.plan else None
+            ),
+            "errors": [f.to_dict() for f in self.errors],
+            "warnings": [f.to_dict() for f in self.warnings],
+            "params": [row.to_dict() for row in self.lowered.rows] if self.lowered else [],
+            "layer_plans": dict(self.lowered.layer_plans) if self.lowered else {},
+            "estimate": self.estimate.to_dict() if self.estimate else {},
+        }
+
+
+def _issue_finding(issue: ConfigIssue, code: str = "config") -> Finding:
+    return Finding(issue.file, issue.line, issue.col, issue.message, issue.hint, code)
+
+
+def load_plan(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> tuple[PlanConfig, PositionMap]:
+    """Read and schema-check a plan file; raises :class:`ConfigError` with every located problem."""
+    data, positions = load_yaml(path)
+    return validate_data(data, positions, PlanConfig, str(path), overrides), positions
+
+
+def check_plan(
+    path: str | os.PathLike[str],
+    *,
+    nproc: int | None = None,
+    overrides: Sequence[str] = (),
+    train_overrides: Sequence[str] = (),
+    facts: ModelFacts | None = None,
+) -> PlanReport:
+    """Validate ``path`` against the real model (see :mod:`workbench.parallel.lowering`)."""
+    report = PlanReport(path=Path(path))
+    try:
+        plan, positions = load_plan(path, overrides)
+    except ConfigError as exc:
+        report.errors = [_issue_finding(i) for i in exc.issues]
+        return report
+    report.plan, report.positions = plan, positions
+    train_path = plan.train_path(path)
+    report.train_path = train_path
+    line, col = positions.values.get(("train",), (1, 1))
+    if not train_path.is_file():
+        report.errors.append(
+            Finding(
+                str(path), line, col, t("parallel.error.train_missing", path=str(train_path)),
+                t("parallel.fix.train_missing"), "train_missing",
+            )  # fmt: skip
+        )
+        return report
+    if facts is None:
+        try:
+            facts = build_facts(train_path, train_overrides)
+        except ConfigError as exc:
+            report.errors = [_issue_finding(i, "train_config") for i in exc.issues]
+            return report
+        except Exception as exc:  # noqa: BLE001 - DatasetError / PrepareError / a custom build that raised
+            messages = getattr(exc, "messages", None) or [f"{type(exc).__name__}: {exc}"]
+            for message in messages:
+                report.errors.append(
+                    Finding(
+                        str(path), line, col, t("parallel.error.train_build", error=str(message)),
+                        t("parallel.fix.train_build", path=str(train_path)), "train_build",
+                    )  # fmt: skip
+                )
+            return report
+    report.facts = facts
+    device = "cpu" if facts.device.startswith("cpu") else "gpu"
+    lowered = lower(plan, facts, file=str(path), positions=positions, nproc=nproc, device=device)
+    report.lowered = lowered
+    report.errors.extend(lowered.errors)
+    report.warnings.extend(lowered.warnings)
+    report.estimate = estimate(plan, facts, lowered)
+    return report

@@ -1,0 +1,126 @@
+"""One rank of a parallel run: the training engine's loop with the plan applied (run by the launcher).
+
+``python -m paddle.distributed.launch ... <run>/ranks/rank_main.py <run>/parallel.json`` starts one of
+these per rank. Each writes ``ranks/<r>/events.jsonl`` through the runner's child context (the same
+seeds, metrics, alerts and final event as a single-card run), its checkpoints as its own shards under
+``ranks/<r>/checkpoints``, its pid to ``ranks/<r>/pid`` and, per step, where it is (``ranks/<r>/progress``:
+step and phase) — what the run's watchdog reads to name the rank the others wait for. ``SIGUSR1`` makes a
+rank write every thread's stack to ``ranks/<r>/stack.txt``.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import json
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from workbench.parallel.apply import Applied, RankPlan, apply_plan, local_value
+from workbench.runner.context import JobContext
+from workbench.training.checkpoints import CheckpointStore
+from workbench.training.loop import TrainingLoop
+from workbench.training.parts import TrainParts
+from workbench.training.plan import TrainingPlan
+
+PHASES = ("start", "forward", "backward")
+"""Where in a step a rank last was, in order: the furthest-behind rank is the one the others wait for."""
+
+
+class ProgressFile:
+    """``<step> <phase>`` of this rank, rewritten in place (two small writes per step)."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+
+    def mark(self, step: int, phase: str) -> None:
+        os.pwrite(self.fd, f"{step:>10} {phase:<10}\n".encode(), 0)
+
+
+def read_progress(path: Path) -> tuple[int, str] | None:
+    try:
+        step, phase = path.read_text(encoding="utf-8").split()
+        return int(step), phase
+    except (OSError, ValueError):
+        return None
+
+
+class ParallelLoop(TrainingLoop):
+    """:class:`TrainingLoop` whose parts are sharded by a plan, one rank's view of a parallel run."""
+
+    def __init__(self, ctx: JobContext, plan: TrainingPlan, rank_plan: RankPlan, rank_dir: Path) -> None:
+        super().__init__(ctx, plan)
+        self.rank_plan = rank_plan
+        self.checkpoints = CheckpointStore(rank_dir / "checkpoints", keep=self.cfg.checkpoint.keep)
+        self.progress = ProgressFile(rank_dir / "progress")
+        self.applied: Applied | None = None
+        self.progress.mark(0, "start")
+
+    def _build_parts(self) -> TrainParts:
+        parts = super()._build_parts()
+        applied = apply_plan(self.rank_plan, parts.model, parts.optimizer, self.paddle)
+        self.applied = applied
+        parts.model, parts.optimizer = applied.model, applied.optimizer
+        return parts
+
+    def _loss(self, model: Any, batch: Any) -> Any:
+        step = self.step + 1
+        self.progress.mark(step, "forward")
+        applied = self.applied
+        if applied is not None and applied.shard_inputs:
+            dist = self.paddle.distributed
+            items = batch if isinstance(batch, tuple | list) else (batch,)
+            batch = tuple(dist.shard_tensor(x, applied.mesh, applied.input_placements) for x in items)
+        loss = super()._loss(model, batch)
+        self.progress.mark(step, "backward")
+        return loss
+
+    def _state_dicts(self) -> tuple[Any, Any]:
+        model_state, optimizer_state = super()._state_dicts()
+        return local_value(model_state), local_value(optimizer_state)
+
+
+def rank_training_plan(doc: dict[str, Any], rank: int, workspace: Path) -> TrainingPlan:
+    """The training plan of this rank: the config with export and grad-norm off (sharded parameters
+    cannot be ``jit.save``d on CPU; a norm over shards is not the global norm), faults only on the
+    rank the run injects them into."""
+    from workbench.runs import RunStore
+    from workbench.training.plan import prepare_training
+
+    plan = prepare_training(doc["train"], doc.get("train_overrides") or (), store=RunStore(workspace))
+    cfg = plan.cfg
+    plan.cfg = cfg.model_copy(
+        update={
+            "export": cfg.export.model_copy(update={"enabled": False}),
+            "metrics": cfg.metrics.model_copy(update={"grad_norm": False}),
+        }
+    )
+    inject_rank = doc.get("inject_rank")
+    if inject_rank is not None and rank != int(inject_rank):
+        plan.faults = ()
+    return plan
+
+
+def train_rank(ctx: JobContext, doc: dict[str, Any]) -> dict[str, Any]:
+    rank_dir = ctx.run_dir / "ranks" / str(ctx.rank)
+    rank_dir.mkdir(parents=True, exist_ok=True)
+    stack = open(rank_dir / "stack.txt", "w")  # noqa: SIM115 - open for the life of the process
+    faulthandler.register(signal.SIGUSR1, file=stack, all_threads=True)
+    (rank_dir / "pid").write_text(str(os.getpid()), encoding="utf-8")
+    plan = rank_training_plan(doc, ctx.rank, ctx.run_dir.parent.parent)
+    loop = ParallelLoop(ctx, plan, RankPlan.from_dict(doc["plan"]), rank_dir)
+    summary = loop.run()
+    summary["rank"] = ctx.rank
+    return summary
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from workbench.runner.child import run_as_child
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    doc = json.loads(Path(args[0]).read_text(encoding="utf-8"))
+    return run_as_child(lambda ctx: train_rank(ctx, doc))
