@@ -31,12 +31,17 @@ def _print_findings(console: Console, report: object) -> None:
     for finding in report.errors:
         console.print(
             Text.assemble(
-                (f"{finding.file}:{finding.line}:{finding.col}: ", "bold"), (t("cli.error_prefix"), "bold red"),
-                " ", finding.message, (f"\n    {t('parallel.cli.fix')}: {finding.fix}" if finding.fix else "", "dim"),
+                (f"{finding.file}:{finding.line}:{finding.col}: ", "bold"),
+                (t("cli.error_prefix"), "bold red"),
+                " ",
+                finding.message,
+                (f"\n    {t('parallel.cli.fix')}: {finding.fix}" if finding.fix else "", "dim"),
             )  # fmt: skip
         )
     for finding in report.warnings:
-        console.print(f"{finding.file}:{finding.line}:{finding.col}: {finding.message}", markup=False, style="yellow")
+        console.print(
+            f"{finding.file}:{finding.line}:{finding.col}: {finding.message}", markup=False, style="yellow"
+        )
 
 
 def _print_report(console: Console, report: object) -> None:
@@ -46,7 +51,12 @@ def _print_report(console: Console, report: object) -> None:
     if report.lowered is not None and report.plan is not None:
         mesh = report.plan.mesh
         console.print(
-            t("parallel.cli.mesh", shape=" × ".join(map(str, mesh.shape)), names=", ".join(mesh.dim_names), ranks=mesh.size),
+            t(
+                "parallel.cli.mesh",
+                shape=" × ".join(map(str, mesh.shape)),
+                names=", ".join(mesh.dim_names),
+                ranks=mesh.size,
+            ),
             markup=False,
         )
         table = Table(box=None, pad_edge=False)
@@ -63,9 +73,12 @@ def _print_report(console: Console, report: object) -> None:
         console.print(
             t(
                 "parallel.cli.estimate",
-                params=format_bytes(est.param_bytes), grads=format_bytes(est.grad_bytes),
-                opt=format_bytes(est.optimizer_bytes), act=format_bytes(est.activation_bytes),
-                total=format_bytes(est.total_bytes), baseline=format_bytes(est.baseline_bytes),
+                params=format_bytes(est.param_bytes),
+                grads=format_bytes(est.grad_bytes),
+                opt=format_bytes(est.optimizer_bytes),
+                act=format_bytes(est.activation_bytes),
+                total=format_bytes(est.total_bytes),
+                baseline=format_bytes(est.baseline_bytes),
             ),  # fmt: skip
             markup=False,
         )
@@ -73,7 +86,10 @@ def _print_report(console: Console, report: object) -> None:
             t("parallel.cli.comm", bytes=format_bytes(est.comm_bytes), count=est.comm_count), markup=False
         )
         for comm in est.comm:
-            console.print(f"    {comm.kind:<15} {comm.what:<36} {format_bytes(comm.bytes):>10} ×{comm.count}", markup=False)
+            console.print(
+                f"    {comm.kind:<15} {comm.what:<36} {format_bytes(comm.bytes):>10} ×{comm.count}",
+                markup=False,
+            )
     _print_findings(console, report)
 
 
@@ -90,11 +106,15 @@ def plan_command() -> click.Group:
 
     @plan.command("validate", help=t("parallel.cli.validate.help"))
     @click.argument("plan_file", type=click.Path(path_type=Path))
-    @click.option("--nproc", type=click.IntRange(1, 4096), default=None, help=t("parallel.cli.opt.nproc_check"))
+    @click.option(
+        "--nproc", type=click.IntRange(1, 4096), default=None, help=t("parallel.cli.opt.nproc_check")
+    )
     @click.option("-o", "overrides", multiple=True, metavar="KEY=VALUE", help=t("parallel.cli.opt.override"))
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
     @click.pass_context
-    def validate(ctx: click.Context, plan_file: Path, nproc: int | None, overrides: tuple[str, ...], json_mode: bool) -> None:
+    def validate(
+        ctx: click.Context, plan_file: Path, nproc: int | None, overrides: tuple[str, ...], json_mode: bool
+    ) -> None:
         from workbench.parallel.validate import PlanReport
 
         console = human_console(json_mode)
@@ -102,7 +122,11 @@ def plan_command() -> click.Group:
         assert isinstance(report, PlanReport)
         _print_report(console, report)
         console.print(
-            t("parallel.cli.valid" if report.ok else "parallel.cli.invalid", file=str(plan_file), count=len(report.errors)),
+            t(
+                "parallel.cli.valid" if report.ok else "parallel.cli.invalid",
+                file=str(plan_file),
+                count=len(report.errors),
+            ),
             markup=False,
         )
         if json_mode:
@@ -113,7 +137,9 @@ def plan_command() -> click.Group:
     @click.argument("plan_file", type=click.Path(path_type=Path))
     @click.option("--nproc", type=click.IntRange(1, 4096), default=None, help=t("parallel.cli.opt.nproc"))
     @click.option("-o", "overrides", multiple=True, metavar="KEY=VALUE", help=t("parallel.cli.opt.override"))
-    @click.option("--watchdog", type=click.FloatRange(1, 86400), default=None, help=t("parallel.cli.opt.watchdog"))
+    @click.option(
+        "--watchdog", type=click.FloatRange(1, 86400), default=None, help=t("parallel.cli.opt.watchdog")
+    )
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
     @click.pass_context
     def run(
@@ -135,7 +161,9 @@ def plan_command() -> click.Group:
         assert isinstance(report, PlanReport)
         if not report.ok or ranks is None:
             _print_findings(console, report)
-            console.print(t("parallel.cli.refused", file=str(plan_file), count=len(report.errors)), markup=False)
+            console.print(
+                t("parallel.cli.refused", file=str(plan_file), count=len(report.errors)), markup=False
+            )
             if json_mode:
                 emit_json({**report.to_dict(), "run_dir": None, "status": "refused"})
             ctx.exit(EXIT_BAD_INPUT)
@@ -176,7 +204,9 @@ def plan_command() -> click.Group:
     @plan.command("parity", help=t("parallel.cli.parity.help"))
     @click.argument("run_a")
     @click.argument("run_b")
-    @click.option("--tolerance", type=click.FloatRange(0, 1e9), default=None, help=t("parallel.cli.opt.tolerance"))
+    @click.option(
+        "--tolerance", type=click.FloatRange(0, 1e9), default=None, help=t("parallel.cli.opt.tolerance")
+    )
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
     @click.pass_context
     def parity(ctx: click.Context, run_a: str, run_b: str, tolerance: float | None, json_mode: bool) -> None:
@@ -189,11 +219,21 @@ def plan_command() -> click.Group:
         for ref in (run_a, run_b):
             path = store.resolve(ref)
             if path is None:
-                console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", store.miss_message(ref)))
+                console.print(
+                    Text.assemble((t("cli.error_prefix"), "bold red"), " ", store.miss_message(ref))
+                )
             found.append(path)
         if None in found:
             if json_mode:
-                emit_json({"ok": False, "max_abs_diff": None, "max_rel_diff": None, "first_divergence_step": None, "checks": []})
+                emit_json(
+                    {
+                        "ok": False,
+                        "max_abs_diff": None,
+                        "max_rel_diff": None,
+                        "first_divergence_step": None,
+                        "checks": [],
+                    }
+                )
             ctx.exit(EXIT_BAD_INPUT)
         a, b = found
         assert a is not None and b is not None
@@ -205,9 +245,13 @@ def plan_command() -> click.Group:
         console.print(
             t(
                 "parallel.cli.parity",
-                steps=result.compared, abs=fmt(result.max_abs_diff), rel=fmt(result.max_rel_diff),
+                steps=result.compared,
+                abs=fmt(result.max_abs_diff),
+                rel=fmt(result.max_rel_diff),
                 tol=f"{result.tolerance:g}",
-                first=str(result.first_divergence_step) if result.first_divergence_step is not None else t("common.none"),
+                first=str(result.first_divergence_step)
+                if result.first_divergence_step is not None
+                else t("common.none"),
             ),  # fmt: skip
             markup=False,
         )
@@ -222,8 +266,15 @@ def plan_command() -> click.Group:
 
     @plan.command("export", help=t("parallel.cli.export.help"))
     @click.argument("plan_file", type=click.Path(path_type=Path))
-    @click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None, help=t("parallel.cli.opt.output"))
-    @click.option("--nproc", type=click.IntRange(1, 4096), default=None, help=t("parallel.cli.opt.nproc_node"))
+    @click.option(
+        "--output",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help=t("parallel.cli.opt.output"),
+    )
+    @click.option(
+        "--nproc", type=click.IntRange(1, 4096), default=None, help=t("parallel.cli.opt.nproc_node")
+    )
     @click.option("--nnodes", type=click.IntRange(1, 4096), default=None, help=t("parallel.cli.opt.nnodes"))
     @click.option("-o", "overrides", multiple=True, metavar="KEY=VALUE", help=t("parallel.cli.opt.override"))
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
@@ -240,7 +291,9 @@ def plan_command() -> click.Group:
         assert isinstance(report, PlanReport)
         if not report.ok:
             _print_findings(console, report)
-            console.print(t("parallel.cli.invalid", file=str(plan_file), count=len(report.errors)), markup=False)
+            console.print(
+                t("parallel.cli.invalid", file=str(plan_file), count=len(report.errors)), markup=False
+            )
             if json_mode:
                 emit_json({**report.to_dict(), "files": {}})
             ctx.exit(EXIT_BAD_INPUT)

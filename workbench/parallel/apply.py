@@ -112,7 +112,9 @@ def apply_plan(plan: RankPlan, model: Any, optimizer: Any, paddle: Any) -> Appli
         model, optimizer = dist.parallelize(model, optimizer, config=config)
     else:
         optimizer = dist.shard_optimizer(optimizer)
-    placements = dist_placements(plan.inputs, dist) if plan.inputs else [dist.Replicate() for _ in plan.mesh_shape]
+    placements = (
+        dist_placements(plan.inputs, dist) if plan.inputs else [dist.Replicate() for _ in plan.mesh_shape]
+    )
     shard_inputs = any(parse_placement(t) != parse_placement("Replicate()") for t in plan.inputs)
     return Applied(model, optimizer, mesh, placements, shard_inputs)
 

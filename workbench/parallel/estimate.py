@@ -98,7 +98,9 @@ def estimate(plan: PlanConfig, facts: ModelFacts, lowered: Lowered) -> Estimate:
     comm: list[Comm] = []
     if dp > 1:
         if level >= 1:
-            comm.append(Comm("reduce_scatter", "gradients", _ring("reduce_scatter", local, dp), len(lowered.rows)))
+            comm.append(
+                Comm("reduce_scatter", "gradients", _ring("reduce_scatter", local, dp), len(lowered.rows))
+            )
             comm.append(Comm("all_gather", "parameters", _ring("all_gather", local, dp), len(lowered.rows)))
         elif inputs[names.index("dp")].is_shard:
             comm.append(Comm("all_reduce", "gradients", _ring("all_reduce", local, dp), len(lowered.rows)))
@@ -107,9 +109,13 @@ def estimate(plan: PlanConfig, facts: ModelFacts, lowered: Lowered) -> Estimate:
             out = facts.layer_outputs.get(name, 0) * 4 * batch
             comm.append(Comm("all_reduce", f"{name} output (forward)", _ring("all_reduce", out, mp), 1))
         for name in sorted(col):
-            fan_in = next((r.shape[0] for r in lowered.rows if r.layer == name and r.name.endswith("weight")), 0)
+            fan_in = next(
+                (r.shape[0] for r in lowered.rows if r.layer == name and r.name.endswith("weight")), 0
+            )
             grad_in = fan_in * 4 * batch
-            comm.append(Comm("all_reduce", f"{name} input gradient (backward)", _ring("all_reduce", grad_in, mp), 1))
+            comm.append(
+                Comm("all_reduce", f"{name} input gradient (backward)", _ring("all_reduce", grad_in, mp), 1)
+            )
             if not row_layers:
                 out = facts.layer_outputs.get(name, 0) * 4 * batch
                 comm.append(Comm("all_gather", f"{name} output", _ring("all_gather", out, mp), 1))

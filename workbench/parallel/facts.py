@@ -63,12 +63,16 @@ _ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8, "int64": 8
 
 def facts_from_layer(model: Any, sample: Any | None, paddle: Any) -> ModelFacts:
     """Describe ``model`` (a ``paddle.nn.Layer``); with ``sample`` (a batch of one), measure activations."""
-    layers = [LayerFact(name, type(layer).__name__) for name, layer in model.named_sublayers(include_self=False)]
+    layers = [
+        LayerFact(name, type(layer).__name__) for name, layer in model.named_sublayers(include_self=False)
+    ]
     params: list[ParamFact] = []
     for name, param in model.named_parameters():
         layer, _, attr = name.rpartition(".")
         dtype = _dtype_name(param.dtype)
-        params.append(ParamFact(name, layer, attr, tuple(int(d) for d in param.shape), dtype, _ITEMSIZE.get(dtype, 4)))
+        params.append(
+            ParamFact(name, layer, attr, tuple(int(d) for d in param.shape), dtype, _ITEMSIZE.get(dtype, 4))
+        )
     outputs: dict[str, int] = {}
     total = 0
     if sample is not None:

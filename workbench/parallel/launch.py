@@ -53,13 +53,17 @@ def rank_plan(report: PlanReport) -> RankPlan:
         sharding_level=plan.dp.sharding_level if plan.dp is not None else None,
         layer_plans=dict(lowered.layer_plans),
         param_placements={
-            row.name: [str(p) for p in row.placements] for row in lowered.rows if row.rule.startswith("params")
+            row.name: [str(p) for p in row.placements]
+            for row in lowered.rows
+            if row.rule.startswith("params")
         },
         inputs=[str(p) for p in plan.input_placements()],
     )
 
 
-def launcher_argv(script: Path, args: Sequence[str], nproc: int, log_dir: Path, extra: Sequence[str] = ()) -> list[str]:
+def launcher_argv(
+    script: Path, args: Sequence[str], nproc: int, log_dir: Path, extra: Sequence[str] = ()
+) -> list[str]:
     """``python -m paddle.distributed.launch --nproc_per_node N --log_dir DIR [extra] script args``."""
     return [
         sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", str(nproc),
@@ -161,7 +165,7 @@ def start_plan_run(
 ) -> Job:
     """Start ``report``'s plan (it must be ``ok``) on ``nproc`` ranks; returns the job at once."""
     assert report.ok and report.plan is not None and report.train_path is not None
-    doc = {
+    doc: dict[str, Any] = {
         "train": str(report.train_path.resolve()),
         "train_overrides": list(train_overrides),
         "plan": rank_plan(report).to_dict(),

@@ -181,7 +181,9 @@ def lower(
 
     def error(code: str, loc: tuple[str | int, ...], fix_key: str, **values: Any) -> None:
         line, col = where.at(*loc)
-        errors.append(Finding(file, line, col, t(f"parallel.error.{code}", **values), t(fix_key, **values), code))
+        errors.append(
+            Finding(file, line, col, t(f"parallel.error.{code}", **values), t(fix_key, **values), code)
+        )
 
     mesh = tuple(plan.mesh.shape)
     dims = len(mesh)
@@ -250,9 +252,9 @@ def lower(
                 row.source, row.rule = loc, f"layers[{index}] {rule.plan}"
                 decided[param.name] = (row.rule, loc)
                 if dim is not None and mp is not None:
-                    placements = list(row.placements)
-                    placements[mp] = Placement("shard", dim)
-                    row.placements = tuple(placements)
+                    split = list(row.placements)
+                    split[mp] = Placement("shard", dim)
+                    row.placements = tuple(split)
 
     # -- low level: params -> placements (first match wins) -----------------------------------------
     claimed: set[str] = set()
@@ -309,8 +311,8 @@ def lower(
             dim = placement.dim
             if not placement.is_shard or dim is None or not 0 <= dim < len(row.shape):
                 continue
-            split = _prod(mesh[j] for j, p in enumerate(row.placements) if p.is_shard and p.dim == dim)
-            if row.shape[dim] % split:
+            ways = _prod(mesh[j] for j, p in enumerate(row.placements) if p.is_shard and p.dim == dim)
+            if row.shape[dim] % ways:
                 loc_key: tuple[str | int, ...] = _loc_of(plan, row)
                 error(
                     "not_divisible",
@@ -320,7 +322,7 @@ def lower(
                     layer=row.layer or "-",
                     dim=dim,
                     size=row.shape[dim],
-                    ranks=split,
+                    ranks=ways,
                     mesh_dim=names[k],
                 )
                 break

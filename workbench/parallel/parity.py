@@ -114,7 +114,11 @@ def compare_runs(run_a: Path, run_b: Path, tolerance: float = DEFAULT_TOLERANCE)
         steps_a, loss_a = a.losses[rank_a]
         steps_b, loss_b = b.losses[rank_b]
         seen_a = {int(s) * a.batch: float(v) for s, v in zip(steps_a, loss_a, strict=True)}
-        pairs = [(int(s), seen_a[int(s) * b.batch], float(v)) for s, v in zip(steps_b, loss_b, strict=True) if int(s) * b.batch in seen_a]
+        pairs = [
+            (int(s), seen_a[int(s) * b.batch], float(v))
+            for s, v in zip(steps_b, loss_b, strict=True)
+            if int(s) * b.batch in seen_a
+        ]
         result.compared = len(pairs)
         if pairs:
             diffs = [abs(x - y) for _, x, y in pairs]
@@ -132,7 +136,9 @@ def compare_runs(run_a: Path, run_b: Path, tolerance: float = DEFAULT_TOLERANCE)
 def _checks(a: _Run, b: _Run, result: ParityResult) -> list[Check]:
     checks: list[Check] = []
     if result.compared == 0:
-        checks.append(Check("overlap", "fail", t("parallel.parity.no_overlap"), t("parallel.parity.no_overlap.fix")))
+        checks.append(
+            Check("overlap", "fail", t("parallel.parity.no_overlap"), t("parallel.parity.no_overlap.fix"))
+        )
     lr_a, lr_b = a.train.get("lr"), b.train.get("lr")
     if a.batch != b.batch:
         linear = lr_a is not None and lr_b is not None and abs(lr_b / lr_a - b.batch / a.batch) < 1e-9
@@ -141,24 +147,40 @@ def _checks(a: _Run, b: _Run, result: ParityResult) -> list[Check]:
                 "global_batch_lr",
                 "pass" if linear else "warn",
                 t("parallel.parity.batch_differs", a=a.batch, b=b.batch, lr_a=str(lr_a), lr_b=str(lr_b)),
-                "" if linear else t("parallel.parity.batch_differs.fix", lr=f"{(lr_a or 0) * b.batch / a.batch:g}"),
+                ""
+                if linear
+                else t("parallel.parity.batch_differs.fix", lr=f"{(lr_a or 0) * b.batch / a.batch:g}"),
             )
         )
     elif lr_a != lr_b:
-        checks.append(Check("global_batch_lr", "warn", t("parallel.parity.lr_differs", a=str(lr_a), b=str(lr_b)), ""))
+        checks.append(
+            Check("global_batch_lr", "warn", t("parallel.parity.lr_differs", a=str(lr_a), b=str(lr_b)), "")
+        )
     else:
-        checks.append(Check("global_batch_lr", "pass", t("parallel.parity.batch_same", batch=a.batch, lr=str(lr_a))))
+        checks.append(
+            Check("global_batch_lr", "pass", t("parallel.parity.batch_same", batch=a.batch, lr=str(lr_a)))
+        )
     seed_a, seed_b = a.train.get("seed"), b.train.get("seed")
     checks.append(
         Check("seeds", "pass", t("parallel.parity.seed_same", seed=str(seed_a)))
         if seed_a == seed_b
-        else Check("seeds", "fail", t("parallel.parity.seed_differs", a=str(seed_a), b=str(seed_b)), t("parallel.parity.seed_differs.fix"))
+        else Check(
+            "seeds",
+            "fail",
+            t("parallel.parity.seed_differs", a=str(seed_a), b=str(seed_b)),
+            t("parallel.parity.seed_differs.fix"),
+        )
     )
     for run in (a, b):
         dp = run.dp()
         if dp > 1 and run.batch % dp:
             checks.append(
-                Check("uneven_split", "warn", t("parallel.parity.uneven", run=run.path.name, batch=run.batch, dp=dp), t("parallel.parity.uneven.fix", dp=dp))
+                Check(
+                    "uneven_split",
+                    "warn",
+                    t("parallel.parity.uneven", run=run.path.name, batch=run.batch, dp=dp),
+                    t("parallel.parity.uneven.fix", dp=dp),
+                )
             )
     if not any(c.id == "uneven_split" for c in checks):
         checks.append(Check("uneven_split", "pass", t("parallel.parity.even")))
@@ -166,9 +188,9 @@ def _checks(a: _Run, b: _Run, result: ParityResult) -> list[Check]:
     # ranks read different data would show different losses per rank before averaging.
     for run in (a, b):
         if len(run.losses) > 1:
-            base_steps, base = run.losses[min(run.losses)]
+            _, base = run.losses[min(run.losses)]
             worst = 0.0
-            for rank, (steps, values) in run.losses.items():
+            for _steps, values in run.losses.values():
                 n = min(len(values), len(base))
                 if n:
                     worst = max(worst, float(np.max(np.abs(values[:n] - base[:n]))))
@@ -177,7 +199,12 @@ def _checks(a: _Run, b: _Run, result: ParityResult) -> list[Check]:
                 Check(
                     "metric_averaging",
                     status,
-                    t(f"parallel.parity.ranks_{'agree' if status == 'pass' else 'differ'}", run=run.path.name, ranks=len(run.losses), diff=f"{worst:.3g}"),
+                    t(
+                        f"parallel.parity.ranks_{'agree' if status == 'pass' else 'differ'}",
+                        run=run.path.name,
+                        ranks=len(run.losses),
+                        diff=f"{worst:.3g}",
+                    ),
                     "" if status == "pass" else t("parallel.parity.ranks_differ.fix"),
                 )
             )
@@ -185,7 +212,11 @@ def _checks(a: _Run, b: _Run, result: ParityResult) -> list[Check]:
         checks.append(Check("metric_averaging", "pass", t("parallel.parity.single_rank")))
     sharded = [run for run in (a, b) if run.dp() > 1]
     checks.append(
-        Check("data_sharding", "pass", t("parallel.parity.data_sharding", runs=", ".join(r.path.name for r in sharded)))
+        Check(
+            "data_sharding",
+            "pass",
+            t("parallel.parity.data_sharding", runs=", ".join(r.path.name for r in sharded)),
+        )
         if sharded
         else Check("data_sharding", "pass", t("parallel.parity.no_dp"))
     )

@@ -55,7 +55,9 @@ def parse_placement(text: str) -> Placement | None:
     return Placement("partial", reduce=(match.group("red") or "sum").lower())
 
 
-def local_shape(shape: tuple[int, ...], placements: tuple[Placement, ...], mesh: tuple[int, ...]) -> tuple[int, ...]:
+def local_shape(
+    shape: tuple[int, ...], placements: tuple[Placement, ...], mesh: tuple[int, ...]
+) -> tuple[int, ...]:
     """The shape one rank holds: each sharded dim divided by its mesh dim (rounded up, as Paddle splits)."""
     out = list(shape)
     for placement, size in zip(placements, mesh, strict=False):

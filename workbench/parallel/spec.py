@@ -52,7 +52,9 @@ class MeshSection(_Strict):
     @model_validator(mode="after")
     def _names(self) -> MeshSection:
         if len(self.dim_names) != len(self.shape):
-            raise problem("plan_mesh_names", at="mesh.dim_names", names=len(self.dim_names), dims=len(self.shape))
+            raise problem(
+                "plan_mesh_names", at="mesh.dim_names", names=len(self.dim_names), dims=len(self.shape)
+            )
         if len(set(self.dim_names)) != len(self.dim_names):
             raise problem("plan_mesh_unique", at="mesh.dim_names", names=", ".join(self.dim_names))
         return self
@@ -85,7 +87,10 @@ class LayerRule(_Strict):
 
             close = difflib.get_close_matches(value, list(LAYER_PLANS), n=1, cutoff=0.5)
             raise problem(
-                "plan_layer_plan", plan=value, known=", ".join(LAYER_PLANS), suggestion=close[0] if close else ""
+                "plan_layer_plan",
+                plan=value,
+                known=", ".join(LAYER_PLANS),
+                suggestion=close[0] if close else "",
             )
         return value
 
@@ -123,11 +128,16 @@ class PlanConfig(_Strict):
     def _dims(self) -> PlanConfig:
         dims = len(self.mesh.shape)
         if self.inputs is not None and len(self.inputs.placements) != dims:
-            raise problem("plan_placement_count", at="inputs.placements", count=len(self.inputs.placements), dims=dims)
+            raise problem(
+                "plan_placement_count", at="inputs.placements", count=len(self.inputs.placements), dims=dims
+            )
         for index, rule in enumerate(self.params):
             if len(rule.placements) != dims:
                 raise problem(
-                    "plan_placement_count", at=f"params.{index}.placements", count=len(rule.placements), dims=dims
+                    "plan_placement_count",
+                    at=f"params.{index}.placements",
+                    count=len(rule.placements),
+                    dims=dims,
                 )
         if self.layers and "mp" not in self.mesh.dim_names:
             raise problem("plan_layers_need_mp", at="layers", names=", ".join(self.mesh.dim_names))

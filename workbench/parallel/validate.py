@@ -59,7 +59,7 @@ def _issue_finding(issue: ConfigIssue, code: str = "config") -> Finding:
 
 def load_plan(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> tuple[PlanConfig, PositionMap]:
     """Read and schema-check a plan file; raises :class:`ConfigError` with every located problem."""
-    data, positions = load_yaml(path)
+    data, positions = load_yaml(Path(path))
     return validate_data(data, positions, PlanConfig, str(path), overrides), positions
 
 
@@ -79,14 +79,18 @@ def check_plan(
         report.errors = [_issue_finding(i) for i in exc.issues]
         return report
     report.plan, report.positions = plan, positions
-    train_path = plan.train_path(path)
+    train_path = plan.train_path(Path(path))
     report.train_path = train_path
     line, col = positions.values.get(("train",), (1, 1))
     if not train_path.is_file():
         report.errors.append(
             Finding(
-                str(path), line, col, t("parallel.error.train_missing", path=str(train_path)),
-                t("parallel.fix.train_missing"), "train_missing",
+                str(path),
+                line,
+                col,
+                t("parallel.error.train_missing", path=str(train_path)),
+                t("parallel.fix.train_missing"),
+                "train_missing",
             )  # fmt: skip
         )
         return report
@@ -101,8 +105,12 @@ def check_plan(
             for message in messages:
                 report.errors.append(
                     Finding(
-                        str(path), line, col, t("parallel.error.train_build", error=str(message)),
-                        t("parallel.fix.train_build", path=str(train_path)), "train_build",
+                        str(path),
+                        line,
+                        col,
+                        t("parallel.error.train_build", error=str(message)),
+                        t("parallel.fix.train_build", path=str(train_path)),
+                        "train_build",
                     )  # fmt: skip
                 )
             return report

@@ -15,7 +15,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,9 @@ from workbench.training.checkpoints import CheckpointStore
 from workbench.training.loop import TrainingLoop
 from workbench.training.parts import TrainParts
 from workbench.training.plan import TrainingPlan
+
+Applier = Callable[[Any, Any, Any], Applied]
+"""``applier(model, optimizer, paddle) -> Applied``: shards a freshly built model and its optimizer."""
 
 PHASES = ("start", "forward", "backward")
 """Where in a step a rank last was, in order: the furthest-behind rank is the one the others wait for."""
@@ -52,9 +55,19 @@ def read_progress(path: Path) -> tuple[int, str] | None:
 class ParallelLoop(TrainingLoop):
     """:class:`TrainingLoop` whose parts are sharded by a plan, one rank's view of a parallel run."""
 
-    def __init__(self, ctx: JobContext, plan: TrainingPlan, rank_plan: RankPlan, rank_dir: Path) -> None:
+    def __init__(
+        self, ctx: JobContext, plan: TrainingPlan, rank_plan: RankPlan | Applier, rank_dir: Path
+    ) -> None:
         super().__init__(ctx, plan)
-        self.rank_plan = rank_plan
+        if isinstance(rank_plan, RankPlan):
+            fixed = rank_plan
+
+            def applier(model: Any, optimizer: Any, paddle: Any) -> Applied:
+                return apply_plan(fixed, model, optimizer, paddle)
+
+            self.applier: Applier = applier
+        else:
+            self.applier = rank_plan
         self.checkpoints = CheckpointStore(rank_dir / "checkpoints", keep=self.cfg.checkpoint.keep)
         self.progress = ProgressFile(rank_dir / "progress")
         self.applied: Applied | None = None
@@ -62,7 +75,7 @@ class ParallelLoop(TrainingLoop):
 
     def _build_parts(self) -> TrainParts:
         parts = super()._build_parts()
-        applied = apply_plan(self.rank_plan, parts.model, parts.optimizer, self.paddle)
+        applied = self.applier(parts.model, parts.optimizer, self.paddle)
         self.applied = applied
         parts.model, parts.optimizer = applied.model, applied.optimizer
         return parts
@@ -116,6 +129,57 @@ def train_rank(ctx: JobContext, doc: dict[str, Any]) -> dict[str, Any]:
     summary = loop.run()
     summary["rank"] = ctx.rank
     return summary
+
+
+def run_script(
+    train_config: str,
+    overrides: Sequence[str],
+    parallelize: Callable[[Any, Any], tuple[Any, Any, Any]],
+    input_placements: Callable[[], list[Any]],
+    *,
+    name: str,
+    parallel: dict[str, Any] | None = None,
+) -> int:
+    """The body of a file written by ``plan export``, under the user's own ``paddle.distributed.launch``.
+
+    ``parallelize(model, optimizer) -> (model, optimizer, mesh)`` is the plan as code;
+    ``input_placements()`` lays out each batch. The job becomes one run in the workspace
+    (``$PADDLE_WORKBENCH_WORKSPACE`` or ``./.paddle-workbench``) with a stream per rank — the layout
+    ``plan run`` makes — so ``plan parity`` and the monitor read it the same way. Returns the exit code.
+    """
+    from workbench.config.loader import load_model
+    from workbench.config.training import TrainingConfig
+    from workbench.parallel.placements import parse_placement
+    from workbench.training import track
+
+    cfg = load_model(train_config, TrainingConfig, overrides)
+    config = cfg.model_dump(mode="json")
+    config["parallel"] = dict(parallel or {})
+    run = track.init(name=name, config=config)
+    ctx = run.ctx
+
+    def applier(model: Any, optimizer: Any, paddle: Any) -> Applied:
+        model, optimizer, mesh = parallelize(model, optimizer)
+        placements = input_placements()
+        shard = any(
+            parse_placement(str(p).replace("dim=", "")) != parse_placement("Replicate()") for p in placements
+        )
+        return Applied(model, optimizer, mesh, placements, shard)
+
+    try:
+        rank_dir = ctx.run_dir / "ranks" / str(ctx.rank)
+        rank_dir.mkdir(parents=True, exist_ok=True)
+        doc = {"train": train_config, "train_overrides": list(overrides)}
+        plan = rank_training_plan(doc, ctx.rank, ctx.run_dir.parent.parent)
+        summary = ParallelLoop(ctx, plan, applier, rank_dir).run()
+    except BaseException as exc:
+        import traceback
+
+        status = "cancelled" if isinstance(exc, KeyboardInterrupt) else "failed"
+        run.finish(status, error=f"{type(exc).__name__}: {exc}", details=traceback.format_exc())
+        return 130 if status == "cancelled" else 1
+    run.finish(summary=summary)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

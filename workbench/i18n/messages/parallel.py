@@ -11,7 +11,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "write Replicate(), Shard(<dim>), Partial() or Partial(avg)",
         "请写 Replicate()、Shard(<维度>)、Partial() 或 Partial(avg)",
     ),
-    "config.error.plan_mesh_size": ("mesh sizes must be 1 or more, got {shape}", "网格各维大小必须 ≥ 1，实际为 {shape}"),
+    "config.error.plan_mesh_size": (
+        "mesh sizes must be 1 or more, got {shape}",
+        "网格各维大小必须 ≥ 1，实际为 {shape}",
+    ),
     "config.error.plan_mesh_names": (
         "{names} dimension names for a {dims}-D mesh",
         "{dims} 维网格却给了 {names} 个维度名",
@@ -220,7 +223,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "scale the learning rate with the global batch (linear rule: lr {lr}), or keep the global batch the same",
         "请按全局批大小缩放学习率（线性规则：lr {lr}），或保持全局批大小不变",
     ),
-    "parallel.parity.lr_differs": ("same global batch, different lr: {a} vs {b}", "全局批大小相同，学习率不同：{a} 对 {b}"),
+    "parallel.parity.lr_differs": (
+        "same global batch, different lr: {a} vs {b}",
+        "全局批大小相同，学习率不同：{a} 对 {b}",
+    ),
     "parallel.parity.batch_same": (
         "same global batch ({batch}) and learning rate ({lr})",
         "全局批大小（{batch}）与学习率（{lr}）相同",
@@ -249,7 +255,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "average the metric over ranks before logging (all_reduce with AVG, or read the global Partial loss)",
         "记录前请在各进程间平均该指标（AVG 方式 all_reduce，或读取全局 Partial 损失）",
     ),
-    "parallel.parity.single_rank": ("one rank per run: no averaging to check", "每个运行只有一个进程：无需检查平均"),
+    "parallel.parity.single_rank": (
+        "one rank per run: no averaging to check",
+        "每个运行只有一个进程：无需检查平均",
+    ),
     "parallel.parity.data_sharding": (
         "{runs}: every rank draws the same global batch (same seed and sampler) and keeps its own slice",
         "{runs}：每个进程抽取相同的全局批次（相同种子与采样器），再保留自己的切片",
@@ -273,9 +282,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Write a Python file, launch commands (single and multi-node), a Slurm script and a PaddleJob manifest.",
         "写出 Python 文件、启动命令（单机与多机）、Slurm 脚本和 PaddleJob 清单。",
     ),
-    "parallel.cli.opt.nproc": ("ranks to launch (default: the mesh size)", "要启动的进程数（默认：网格大小）"),
-    "parallel.cli.opt.nproc_check": ("ranks that will be launched (checked against the mesh)", "将要启动的进程数（与网格核对）"),
-    "parallel.cli.opt.nproc_node": ("ranks per node (default: mesh size / nodes)", "每个节点的进程数（默认：网格大小 / 节点数）"),
+    "parallel.cli.opt.nproc": (
+        "ranks to launch (default: the mesh size)",
+        "要启动的进程数（默认：网格大小）",
+    ),
+    "parallel.cli.opt.nproc_check": (
+        "ranks that will be launched (checked against the mesh)",
+        "将要启动的进程数（与网格核对）",
+    ),
+    "parallel.cli.opt.nproc_node": (
+        "ranks per node (default: mesh size / nodes)",
+        "每个节点的进程数（默认：网格大小 / 节点数）",
+    ),
     "parallel.cli.opt.nnodes": ("nodes for the multi-node forms (default 2)", "多机形式的节点数（默认 2）"),
     "parallel.cli.opt.override": (
         "override a key of the plan's training config, e.g. -o train.steps=20",
@@ -285,8 +303,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "end the run when a rank makes no progress for this many seconds (default: the plan's watchdog_s)",
         "某进程在这么多秒内无进展时结束运行（默认：方案的 watchdog_s）",
     ),
-    "parallel.cli.opt.tolerance": ("largest loss difference that counts as equal (default 1e-5)", "视为相等的最大损失差（默认 1e-5）"),
-    "parallel.cli.opt.output": ("folder to write into (default: <plan>-export)", "输出目录（默认：<方案名>-export）"),
+    "parallel.cli.opt.tolerance": (
+        "largest loss difference that counts as equal (default 1e-5)",
+        "视为相等的最大损失差（默认 1e-5）",
+    ),
+    "parallel.cli.opt.output": (
+        "folder to write into (default: <plan>-export)",
+        "输出目录（默认：<方案名>-export）",
+    ),
     "parallel.cli.mesh": ("mesh {shape} ({names}): {ranks} ranks", "网格 {shape}（{names}）：{ranks} 个进程"),
     "parallel.cli.col.param": ("parameter", "参数"),
     "parallel.cli.col.shape": ("shape", "形状"),
@@ -297,12 +321,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "per rank: parameters {params}, gradients {grads}, optimizer state {opt}, activations {act} = {total} (one card: {baseline})",
         "每个进程：参数 {params}，梯度 {grads}，优化器状态 {opt}，激活 {act}，合计 {total}（单卡：{baseline}）",
     ),
-    "parallel.cli.comm": ("communication per step and rank: {bytes} in {count} collectives", "每步每进程通信：{bytes}，共 {count} 次集合通信"),
+    "parallel.cli.comm": (
+        "communication per step and rank: {bytes} in {count} collectives",
+        "每步每进程通信：{bytes}，共 {count} 次集合通信",
+    ),
     "parallel.cli.valid": ("{file}: plan is valid", "{file}：方案有效"),
-    "parallel.cli.invalid": ("{file}: {count} problem(s); nothing was launched", "{file}：{count} 个问题；未启动任何进程"),
-    "parallel.cli.refused": ("{file}: {count} problem(s); the run was not started", "{file}：{count} 个问题；运行未启动"),
+    "parallel.cli.invalid": (
+        "{file}: {count} problem(s); nothing was launched",
+        "{file}：{count} 个问题；未启动任何进程",
+    ),
+    "parallel.cli.refused": (
+        "{file}: {count} problem(s); the run was not started",
+        "{file}：{count} 个问题；运行未启动",
+    ),
     "parallel.cli.started": ("started on {ranks} rank(s): {run}", "已在 {ranks} 个进程上启动：{run}"),
-    "parallel.cli.ended": ("run {status} ({ranks} rank(s) reported steps)", "运行{status}（{ranks} 个进程报告了步数）"),
+    "parallel.cli.ended": (
+        "run {status} ({ranks} rank(s) reported steps)",
+        "运行{status}（{ranks} 个进程报告了步数）",
+    ),
     "parallel.cli.parity": (
         "{steps} steps compared: max |Δloss| {abs}, max relative {rel} (tolerance {tol}); first step beyond: {first}",
         "比较了 {steps} 步：最大 |Δloss| {abs}，最大相对差 {rel}（容差 {tol}）；首个超出的步：{first}",
