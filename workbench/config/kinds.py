@@ -27,16 +27,17 @@ class FileKind:
     describe_key: str
 
 
-def _plan_model() -> type[BaseModel]:
-    from workbench.parallel.spec import PlanConfig
-
-    return PlanConfig
-
-
 _KINDS: list[FileKind] = [
     FileKind("training", TrainingConfig, lambda d: "task" in d, "config.kind.training"),
-    FileKind("plan", _plan_model(), lambda d: "mesh" in d and "task" not in d, "config.kind.plan"),
 ]
+
+
+def _kinds() -> list[FileKind]:
+    """Every kind; sharding plans join on first use (their model imports this package)."""
+    from workbench.parallel.spec import PlanConfig
+
+    register_kind(FileKind("plan", PlanConfig, lambda d: "mesh" in d and "task" not in d, "config.kind.plan"))
+    return _KINDS
 
 
 def register_kind(kind: FileKind) -> None:
@@ -45,7 +46,7 @@ def register_kind(kind: FileKind) -> None:
 
 
 def detect_kind(data: Mapping[str, Any]) -> FileKind | None:
-    for kind in _KINDS:
+    for kind in _kinds():
         if kind.detect(data):
             return kind
     return None
@@ -58,7 +59,7 @@ def validate_file(path: str | Path, overrides: Sequence[str] = ()) -> tuple[File
         raise ConfigError([ConfigIssue(str(path), 1, 1, t("config.not_mapping"), t("config.empty.hint"))])
     kind = detect_kind(data)
     if kind is None:
-        known = ", ".join(t(k.describe_key) for k in _KINDS)
+        known = ", ".join(t(k.describe_key) for k in _kinds())
         raise ConfigError(
             [
                 ConfigIssue(
