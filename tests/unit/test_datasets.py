@@ -102,8 +102,8 @@ def test_cls_reader_reports_every_bad_line_with_its_location(tmp_path: Path) -> 
     found = {(Path(p.file).name, p.line, p.code) for p in caught.value.problems}
     assert found == {
         ("label.txt", 3, "bad_fields"),
-        ("train.txt", 2, "bad_fields"),  # two spaces
-        ("train.txt", 3, "bad_fields"),  # a tab
+        ("train.txt", 2, "separator"),  # two spaces
+        ("train.txt", 3, "separator"),  # a tab
         ("train.txt", 4, "bad_label"),
         ("train.txt", 5, "label_range"),
         ("train.txt", 6, "missing_image"),
@@ -122,7 +122,7 @@ def test_rec_reader_reports_bad_lines_and_unknown_characters(tmp_path: Path) -> 
     assert found == {
         ("dict.txt", 3, "not_single_char"),
         ("dict.txt", 4, "duplicate_char"),
-        ("train.txt", 2, "bad_fields"),
+        ("train.txt", 2, "separator"),
         ("train.txt", 3, "unknown_char"),
         ("val.txt", 0, "missing_file"),
     }

@@ -91,12 +91,36 @@ def _read_lines(path: Path, problems: list[DatasetProblem]) -> list[str] | None:
             )
         )
         return None
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError:
+        return _lines_with_bad_bytes(path, problems)
+    except OSError as exc:
         problems.append(
             DatasetProblem(str(path), 0, "unreadable", t("training.data.unreadable", error=str(exc)))
         )
         return None
     return text.splitlines()
+
+
+def _lines_with_bad_bytes(path: Path, problems: list[DatasetProblem]) -> list[str]:
+    """A file that is not all UTF-8: a ``not_utf8`` problem on each line that is not, and every line
+    read (bad bytes replaced) so the rest of the file is still checked."""
+    lines: list[str] = []
+    for number, raw in enumerate(path.read_bytes().split(b"\n"), start=1):
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            problems.append(
+                DatasetProblem(
+                    str(path),
+                    number,
+                    "not_utf8",
+                    t("dataset.problem.not_utf8", offset=exc.start + 1),
+                    t("dataset.problem.not_utf8.hint"),
+                )
+            )
+            lines.append(raw.decode("utf-8", errors="replace"))
+    text = "\n".join(lines)
+    return text[1:].splitlines() if text.startswith("\ufeff") else text.splitlines()
 
 
 def _check_image(root: Path, rel: str, file: Path, line: int, problems: list[DatasetProblem]) -> Path | None:
@@ -176,19 +200,54 @@ def _two_field_lines(
             continue
         fields = raw.split(separator)
         if len(fields) != 2 or not fields[0] or not fields[1]:
-            problems.append(
-                DatasetProblem(
-                    str(file), number, "bad_fields", t(bad_key, text=raw[:60]), t(f"{bad_key}.hint")
-                )
-            )
+            code = line_shape_code(raw, separator)
+            if code == "bad_fields":
+                message, hint = t(bad_key, text=raw[:60]), t(f"{bad_key}.hint")
+            else:
+                message, hint = t(f"dataset.problem.{code}", text=raw[:60]), t(f"dataset.problem.{code}.hint")
+            problems.append(DatasetProblem(str(file), number, code, message, hint))
             continue
         yield number, fields[0], fields[1]
 
 
+def line_shape_code(raw: str, separator: str) -> str:
+    """Why a list line does not split into two fields by ``separator`` — the most specific reason.
+
+    ``trailing_whitespace`` (a space or tab after the last field), ``separator`` (a tab where one space
+    belongs, several spaces, or spaces where a tab belongs), ``path_space`` (a classification path with
+    a space in it), ``empty_label`` (a recognition line with no text) or plain ``bad_fields``.
+    """
+    if raw != raw.rstrip(" \t") and len(raw.rstrip(" \t").split(separator)) == 2:
+        return "trailing_whitespace"
+    if separator == " ":
+        if "\t" in raw or "  " in raw:
+            return "separator"
+        fields = raw.split(" ")
+        if len(fields) > 2 and fields[-1].lstrip("-").isdigit():
+            return "path_space"
+        return "bad_fields"
+    fields = raw.split(separator)
+    if len(fields) == 1 and " " in raw.strip():
+        return "separator"
+    if len(fields) == 2 and fields[0] and not fields[1].strip():
+        return "empty_label"
+    return "bad_fields"
+
+
 def read_cls_list(
-    root: Path, split: str, num_classes: int, problems: list[DatasetProblem], *, check_files: bool = True
+    root: Path,
+    split: str,
+    num_classes: int,
+    problems: list[DatasetProblem],
+    *,
+    check_files: bool = True,
+    record: list[tuple[int, str]] | None = None,
 ) -> list[tuple[Path, int]]:
-    """``<split>.txt``: ``<relative/path> <int label>``, exactly one space, label in range."""
+    """``<split>.txt``: ``<relative/path> <int label>``, exactly one space, label in range.
+
+    ``record`` (when given) receives ``(line number, path as written)`` for each sample returned, so the
+    linter can point at the line of a sample it finds more wrong with.
+    """
     file = root / f"{split}.txt"
     samples: list[tuple[Path, int]] = []
     for number, rel, label_text in _two_field_lines(file, " ", "training.data.bad_cls_line", problems):
@@ -212,6 +271,8 @@ def read_cls_list(
         path = _check_image(root, rel, file, number, problems) if check_files else root / rel
         if path is not None:
             samples.append((path, label))
+            if record is not None:
+                record.append((number, rel))
     if not samples and not any(p.file == str(file) for p in problems):
         problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
     return samples
@@ -276,9 +337,18 @@ def read_rec_charset(root: Path, problems: list[DatasetProblem]) -> list[str]:
 
 
 def read_rec_list(
-    root: Path, split: str, charset: set[str], problems: list[DatasetProblem], *, check_files: bool = True
+    root: Path,
+    split: str,
+    charset: set[str],
+    problems: list[DatasetProblem],
+    *,
+    check_files: bool = True,
+    record: list[tuple[int, str]] | None = None,
 ) -> list[tuple[Path, str]]:
-    """``<split>.txt``: ``<relative/path>\\t<text>``; every character of the text must be in ``dict.txt``."""
+    """``<split>.txt``: ``<relative/path>\\t<text>``; every character of the text must be in ``dict.txt``.
+
+    ``record``: as for :func:`read_cls_list`.
+    """
     file = root / f"{split}.txt"
     samples: list[tuple[Path, str]] = []
     for number, rel, text in _two_field_lines(file, "\t", "training.data.bad_rec_line", problems):
@@ -297,6 +367,8 @@ def read_rec_list(
         path = _check_image(root, rel, file, number, problems) if check_files else root / rel
         if path is not None:
             samples.append((path, text))
+            if record is not None:
+                record.append((number, rel))
     if not samples and not any(p.file == str(file) for p in problems):
         problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
     return samples
@@ -315,3 +387,86 @@ def read_rec_layout(root: str | Path, *, check_files: bool = True) -> RecLayout:
     if problems:
         raise DatasetError(problems)
     return RecLayout(root=base, charset=charset, samples=samples)
+
+
+Polygon = list[tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class DetLayout:
+    """A text detection dataset (PaddleOCR): ``(image path, polygons)`` pairs per split."""
+
+    root: Path
+    samples: dict[str, list[tuple[Path, list[Polygon]]]]
+
+
+def _det_polygons(text: str) -> tuple[list[Polygon] | None, str, str]:
+    """Parse one detection label; ``(polygons, "", "")`` or ``(None, code, detail)``."""
+    import json
+
+    try:
+        boxes = json.loads(text)
+    except ValueError as exc:
+        return None, "det_json", str(exc)
+    if not isinstance(boxes, list) or not all(isinstance(b, dict) for b in boxes):
+        return None, "det_json", "not a list of objects"
+    polygons: list[Polygon] = []
+    for index, box in enumerate(boxes):
+        points = box.get("points")
+        if (
+            not isinstance(points, list)
+            or len(points) != 4
+            or not all(
+                isinstance(p, list) and len(p) == 2 and all(isinstance(v, int | float) for v in p)
+                for p in points
+            )
+        ):
+            count = len(points) if isinstance(points, list) else 0
+            return None, "det_points", f"box {index + 1}: {count}"
+        polygons.append([(float(p[0]), float(p[1])) for p in points])
+    return polygons, "", ""
+
+
+def read_det_list(
+    root: Path,
+    split: str,
+    problems: list[DatasetProblem],
+    *,
+    check_files: bool = True,
+    record: list[tuple[int, str]] | None = None,
+) -> list[tuple[Path, list[Polygon]]]:
+    """``<split>.txt``: ``<relative/path>\\t[{"transcription": ..., "points": [[x, y] x 4]}, ...]``."""
+    file = root / f"{split}.txt"
+    samples: list[tuple[Path, list[Polygon]]] = []
+    for number, rel, text in _two_field_lines(file, "\t", "training.data.bad_rec_line", problems):
+        polygons, code, detail = _det_polygons(text)
+        if polygons is None:
+            problems.append(
+                DatasetProblem(
+                    str(file),
+                    number,
+                    code,
+                    t(f"dataset.problem.{code}", text=detail[:80]),
+                    t(f"dataset.problem.{code}.hint"),
+                )
+            )
+            continue
+        path = _check_image(root, rel, file, number, problems) if check_files else root / rel
+        if path is not None:
+            samples.append((path, polygons))
+            if record is not None:
+                record.append((number, rel))
+    if not samples and not any(p.file == str(file) for p in problems):
+        problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
+    return samples
+
+
+def read_det_layout(root: str | Path, *, check_files: bool = True) -> DetLayout:
+    """Read a text detection dataset folder; raise :class:`DatasetError` listing every problem."""
+    base = Path(root)
+    problems: list[DatasetProblem] = []
+    _require_dir(base)
+    samples = {split: read_det_list(base, split, problems, check_files=check_files) for split in SPLITS}
+    if problems:
+        raise DatasetError(problems)
+    return DetLayout(root=base, samples=samples)

@@ -17,7 +17,6 @@ from workbench.cli.output import EXIT_BAD_INPUT, human_console
 from workbench.i18n import t
 
 PLANNED: dict[str, float] = {
-    "dataset": 70,
     "diagnose": 80,
     "verify": 90,
     "report": 100,

@@ -148,7 +148,11 @@ def build_rec(cfg: TrainingConfig, ctx: TaskContext) -> TrainParts:
 
 # The dataset code is imported when used: validating a config scans this module and stays light.
 def _check_data(data_dir: Path) -> object:
+    """The dataset linter first (every problem, images decoded), then the layout the build reads."""
     from workbench.datasets.layouts import read_rec_layout
+    from workbench.datasets.lint import lint_dataset
+
+    lint_dataset(data_dir, "rec").raise_for_errors()
 
     return read_rec_layout(data_dir)
 

@@ -1,0 +1,149 @@
+"""``paddle-workbench dataset check DIR``: the dataset linter's report for people and for tools.
+
+Presentation only: :func:`workbench.datasets.lint.lint_dataset` does the work. Errors are grouped by
+code with their count and first locations (``file:line: problem — fix``); ``--json`` prints the whole
+report as one document. Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 bad input (an
+output folder that exists).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from workbench.cli.output import EXIT_BAD_INPUT, EXIT_FAILURES, EXIT_OK, emit_json, human_console
+from workbench.cli.state import pass_settings
+from workbench.i18n import t
+from workbench.settings import WorkbenchSettings
+
+
+def print_report(console: Console, report: Any, first: int = 3) -> None:
+    """Errors then warnings, grouped by code: ``code ×count`` and the first ``first`` locations."""
+    for which, style in (("errors", "bold red"), ("warnings", "yellow")):
+        groups = report.groups(which, first)
+        if not groups:
+            continue
+        console.print(Text(t(f"cli.dataset.{which}"), style="bold"))
+        for code, count, problems in groups:
+            console.print(Text(t("cli.dataset.group", code=code, count=count), style=style))
+            for problem in problems:
+                console.print(Text(f"  {problem}"))
+            if count > len(problems):
+                console.print(Text("  " + t("cli.dataset.more", count=count - len(problems)), style="dim"))
+    histogram = report.stats.get("histogram")
+    if histogram:
+        top = max(histogram.values()) or 1
+        console.print(Text(t("cli.dataset.histogram"), style="bold"))
+        width = max(len(name) for name in histogram)
+        for name, count in list(histogram.items())[:40]:
+            bar = "█" * max(0, round(30 * count / top))
+            console.print(Text(f"  {name:<{width}} {count:>7} {bar}"))
+
+
+def summary(report: Any) -> str:
+    stats = report.stats
+    values = {
+        "samples": sum(stats.get("samples", {}).values()),
+        "images": stats.get("images_decoded", 0),
+        "seconds": stats.get("seconds", 0),
+        "warnings": len(report.warnings),
+    }
+    if report.ok:
+        return t("cli.dataset.summary_ok", **values)
+    return t("cli.dataset.summary_fail", errors=len(report.errors), **values)
+
+
+def dataset_group() -> click.Group:
+    @click.group("dataset", help=t("cli.dataset.help"))
+    def dataset() -> None:
+        pass
+
+    @dataset.command("check", help=t("cli.dataset.check.help"))
+    @click.argument("directory", type=click.Path(path_type=Path))
+    @click.option(
+        "--format", "fmt", type=click.Choice(["cls", "rec", "det", "auto"]), default="auto",
+        help=t("cli.dataset.opt.format"),
+    )  # fmt: skip
+    @click.option(
+        "--fix", "fix_out", type=click.Path(path_type=Path), default=None, help=t("cli.dataset.opt.fix")
+    )
+    @click.option(
+        "--sample", "sample", nargs=2, type=(click.IntRange(1, 10_000_000), click.Path(path_type=Path)),
+        default=None, metavar="N OUT", help=t("cli.dataset.opt.sample"),
+    )  # fmt: skip
+    @click.option("--output", type=click.Path(path_type=Path), default=None, help=t("cli.dataset.opt.output"))
+    @click.option("--workers", type=click.IntRange(1, 256), default=None, help=t("cli.dataset.opt.workers"))
+    @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
+    @pass_settings
+    @click.pass_context
+    def check(
+        ctx: click.Context,
+        settings: WorkbenchSettings,
+        directory: Path,
+        fmt: str,
+        fix_out: Path | None,
+        sample: tuple[int, Path] | None,
+        output: Path | None,
+        workers: int | None,
+        json_mode: bool,
+    ) -> None:
+        from workbench.datasets.fix import OutputExists, fix_dataset, sample_dataset
+        from workbench.datasets.lint import lint_dataset, write_paddlex_result
+
+        console = human_console(json_mode)
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=Console(file=console.file, no_color=console.no_color), transient=True,
+        ) as bar:  # fmt: skip
+            tasks: dict[str, Any] = {}
+
+            def progress(stage: str, done: int, total: int) -> None:
+                if stage not in tasks:
+                    tasks[stage] = bar.add_task(t(f"cli.dataset.progress.{stage}"), total=total)
+                bar.update(tasks[stage], completed=done, total=total)
+
+            report = lint_dataset(directory, fmt, workers=workers, progress=progress)
+        if report.guessed:
+            console.print(t("cli.dataset.guessed", format=report.format), markup=False)
+        print_report(console, report)
+        doc = report.to_dict()
+        if directory.is_dir():
+            out_dir = output or settings.workspace / "dataset_checks" / (
+                directory.resolve().name or "dataset"
+            )
+            result = write_paddlex_result(report, out_dir)
+            doc["paddlex_result"] = str(result)
+            console.print(t("cli.dataset.result", path=str(result)), markup=False)
+        try:
+            if fix_out is not None and directory.is_dir():
+                fixes = fix_dataset(directory, report.format, fix_out)
+                text = ", ".join(f"{code} {count}" for code, count in sorted(fixes.items())) or "-"
+                console.print(t("cli.dataset.fixed", path=str(fix_out), fixes=text), markup=False)
+                doc["fixed"] = {"path": str(fix_out), "fixes": fixes}
+            if sample is not None and directory.is_dir():
+                counts = sample_dataset(directory, report.format, sample[0], sample[1])
+                console.print(
+                    t("cli.dataset.sampled", path=str(sample[1]), train=counts["train"], val=counts["val"]),
+                    markup=False,
+                )
+                doc["sample"] = {"path": str(sample[1]), **counts}
+        except OutputExists as exc:
+            console.print(
+                Text.assemble(
+                    (t("cli.error_prefix"), "bold red"), " ", t("cli.dataset.out_exists", path=str(exc))
+                )
+            )
+            if json_mode:
+                emit_json(doc)
+            ctx.exit(EXIT_BAD_INPUT)
+        console.print(Text(summary(report), style="green" if report.ok else "bold red"))
+        if json_mode:
+            emit_json(doc)
+        ctx.exit(EXIT_OK if report.ok else EXIT_FAILURES)
+
+    return dataset

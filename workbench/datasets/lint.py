@@ -1,0 +1,418 @@
+"""The dataset linter: every problem of a cls / rec / det dataset in one pass, as ``file:line`` findings.
+
+Builds on :mod:`workbench.datasets.layouts` (which parses the list files exactly as PaddleX reads them)
+and adds what a reader cannot see line by line: the bytes of the files (BOM, CRLF, non-UTF-8, trailing
+whitespace), the paths (spaces, backslashes, absolute), the images themselves (missing, empty, not
+decodable — decoded in a process pool by :mod:`workbench.datasets.imagecheck`), duplicate lines, the
+same image in train and val, detection polygons against their image, and the warnings (unused classes,
+class imbalance, tiny splits) with the class histogram.
+
+:func:`lint_dataset` returns a :class:`LintReport`; :meth:`LintReport.to_dict` is the ``--json``
+document and :func:`paddlex_result` the ``check_dataset_result.json`` PaddleX tools read.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.datasets.layouts import (
+    SPLITS,
+    DatasetError,
+    DatasetProblem,
+    Polygon,
+    read_cls_labels,
+    read_cls_list,
+    read_det_list,
+    read_rec_charset,
+    read_rec_list,
+)
+from workbench.i18n import t
+
+FORMATS = ("cls", "rec", "det")
+TINY_SPLIT = 10
+"""A split with fewer samples than this gets a warning (train on a sample first, but not release)."""
+IMBALANCE_RATIO = 10.0
+"""Most / fewest samples per used class above this is a warning."""
+SAMPLE_PATHS = 10
+"""Sample image paths per split in ``check_dataset_result.json`` (PaddleX's ``sample_num``)."""
+
+Progress = Callable[[str, int, int], None]
+"""``progress(stage, done, total)``: stage ``lines`` or ``images``."""
+
+
+@dataclass
+class LintReport:
+    """Everything the linter found in one dataset folder."""
+
+    root: Path
+    format: str
+    guessed: bool = False
+    errors: list[DatasetProblem] = field(default_factory=list)
+    warnings: list[DatasetProblem] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+    sample_paths: dict[str, list[Path]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def groups(self, which: str = "errors", first: int = 3) -> list[tuple[str, int, list[DatasetProblem]]]:
+        """``(code, count, first problems)`` for each code, most frequent first."""
+        by_code: dict[str, list[DatasetProblem]] = defaultdict(list)
+        for problem in self.errors if which == "errors" else self.warnings:
+            by_code[problem.code].append(problem)
+        ordered = sorted(by_code.items(), key=lambda item: (-len(item[1]), item[0]))
+        return [(code, len(found), found[:first]) for code, found in ordered]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--json`` document: ``{"ok", "format", "errors", "warnings", "stats"}``."""
+        return {
+            "ok": self.ok,
+            "root": str(self.root),
+            "format": self.format,
+            "format_guessed": self.guessed,
+            "errors": [p.to_dict() for p in self.errors],
+            "warnings": [p.to_dict() for p in self.warnings],
+            "stats": self.stats,
+        }
+
+    def raise_for_errors(self) -> None:
+        """Raise :class:`DatasetError` with every error (the training engine refuses such a dataset)."""
+        if self.errors:
+            raise DatasetError(list(self.errors))
+
+
+def _problem(file: Path | str, line: int, code: str, **values: Any) -> DatasetProblem:
+    return DatasetProblem(
+        str(file), line, code, t(f"dataset.problem.{code}", **values), t(f"dataset.problem.{code}.hint")
+    )
+
+
+def guess_format(root: Path) -> str:
+    """``cls`` with a ``label.txt``, ``rec`` with a ``dict.txt``, else by the first list line's shape."""
+    if (root / "label.txt").is_file():
+        return "cls"
+    if (root / "dict.txt").is_file():
+        return "rec"
+    try:
+        with (root / "train.txt").open(encoding="utf-8", errors="replace") as handle:
+            first = handle.readline()
+    except OSError:
+        return "cls"
+    if "\t" in first:
+        return "det" if first.split("\t", 1)[1].lstrip().startswith("[") else "rec"
+    return "cls"
+
+
+# -- the bytes of the text files -------------------------------------------------------------------
+
+
+def _check_bytes(file: Path, errors: list[DatasetProblem], warnings: list[DatasetProblem], fmt: str) -> None:
+    """BOM, CRLF line ends, bytes that are not UTF-8 and (rec/det lists) trailing whitespace."""
+    try:
+        data = file.read_bytes()
+    except OSError:
+        return  # the reader reports a missing or unreadable file
+    if data.startswith(b"\xef\xbb\xbf"):
+        errors.append(_problem(file, 1, "bom"))
+        data = data[3:]
+    lines = data.split(b"\n")
+    crlf = [n for n, raw in enumerate(lines, start=1) if raw.endswith(b"\r")]
+    if crlf:
+        errors.append(_problem(file, crlf[0], "crlf", count=len(crlf)))
+    is_list = file.name in ("train.txt", "val.txt")
+    for number, raw in enumerate(lines, start=1):
+        text = raw.decode("utf-8", errors="replace").rstrip("\r")  # bad bytes: the reader reports them
+        if is_list and fmt != "cls" and text.strip() and text != text.rstrip(" \t"):
+            warnings.append(_problem(file, number, "trailing_whitespace_text"))
+
+
+# -- the lists -------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Split:
+    lines: int = 0
+    records: list[tuple[int, str]] = field(default_factory=list)
+    labels: list[Any] = field(default_factory=list)
+
+
+def _count_lines(file: Path) -> int:
+    try:
+        with file.open("rb") as handle:
+            return sum(1 for raw in handle if raw.strip())
+    except OSError:
+        return 0
+
+
+def _read_lists(
+    root: Path, fmt: str, errors: list[DatasetProblem]
+) -> tuple[dict[str, _Split], list[str], dict[int, int]]:
+    """Parse the lists through the layout readers; ``(splits, class names or charset, id -> line)``."""
+    splits = {name: _Split(lines=_count_lines(root / f"{name}.txt")) for name in SPLITS}
+    names: list[str] = []
+    id_lines: dict[int, int] = {}
+    if fmt == "cls":
+        names = read_cls_labels(root, errors)
+        try:
+            for number, raw in enumerate((root / "label.txt").read_text("utf-8").splitlines(), start=1):
+                head = raw.split(" ", 1)[0]
+                if head.isdigit():
+                    id_lines.setdefault(int(head), number)
+        except (OSError, UnicodeDecodeError):
+            pass
+        for name, split in splits.items():
+            samples = read_cls_list(root, name, len(names), errors, check_files=False, record=split.records)
+            split.labels = [label for _, label in samples]
+    elif fmt == "rec":
+        names = read_rec_charset(root, errors)
+        known = set(names)
+        for name, split in splits.items():
+            texts = read_rec_list(root, name, known, errors, check_files=False, record=split.records)
+            split.labels = [text for _, text in texts]
+    else:
+        for name, split in splits.items():
+            boxes = read_det_list(root, name, errors, check_files=False, record=split.records)
+            split.labels = [polygons for _, polygons in boxes]
+    return splits, names, id_lines
+
+
+def _check_paths_and_lines(
+    root: Path, splits: dict[str, _Split], errors: list[DatasetProblem]
+) -> dict[str, list[tuple[str, int, str, Any]]]:
+    """Paths (absolute, backslash, space, missing, empty), duplicate lines, train/val overlap.
+
+    Returns, per split, the samples whose image exists: ``(image path, line, path as written, label)``.
+    """
+    present: dict[str, list[tuple[str, int, str, Any]]] = {}
+    first_split: dict[str, tuple[str, int]] = {}
+    for name, split in splits.items():
+        file = root / f"{name}.txt"
+        seen: dict[tuple[str, str], int] = {}
+        keep: list[tuple[str, int, str, Any]] = []
+        for (number, rel), label in zip(split.records, split.labels, strict=True):
+            key = (rel, repr(label))
+            if key in seen:
+                errors.append(_problem(file, number, "duplicate_line", first=seen[key]))
+                continue
+            seen[key] = number
+            if os.path.isabs(rel) or rel.startswith("/"):
+                errors.append(_problem(file, number, "absolute_path", path=rel))
+                continue
+            if "\\" in rel:
+                errors.append(_problem(file, number, "backslash", path=rel))
+                continue
+            if " " in rel:
+                errors.append(_problem(file, number, "path_space_rel", path=rel))
+            other = first_split.get(rel)
+            if other is not None and other[0] != name:
+                errors.append(
+                    _problem(file, number, "train_val_overlap", path=rel, other=f"{other[0]}.txt:{other[1]}")
+                )
+            first_split.setdefault(rel, (name, number))
+            path = root / rel
+            try:
+                size = path.stat().st_size
+            except OSError:
+                errors.append(_problem(file, number, "missing_image", path=rel))
+                continue
+            if not path.is_file():
+                errors.append(_problem(file, number, "missing_image", path=rel))
+                continue
+            if size == 0:
+                errors.append(_problem(file, number, "empty_image", path=rel))
+                continue
+            keep.append((str(path), number, rel, label))
+        present[name] = keep
+    return present
+
+
+def _area(polygon: Polygon) -> float:
+    total = 0.0
+    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+        total += x1 * y2 - x2 * y1
+    return abs(total) / 2
+
+
+def _check_polygons(
+    file: Path, number: int, polygons: list[Polygon], size: tuple[int, int], errors: list[DatasetProblem]
+) -> None:
+    width, height = size
+    for index, polygon in enumerate(polygons, start=1):
+        if _area(polygon) < 1.0:
+            errors.append(_problem(file, number, "det_degenerate", box=index))
+        elif any(not (0 <= x <= width and 0 <= y <= height) for x, y in polygon):
+            errors.append(_problem(file, number, "det_outside", box=index, width=width, height=height))
+
+
+def _warnings(
+    root: Path,
+    fmt: str,
+    names: list[str],
+    id_lines: dict[int, int],
+    splits: dict[str, _Split],
+    warnings: list[DatasetProblem],
+    stats: dict[str, Any],
+) -> None:
+    for name, split in splits.items():
+        count = len(split.records)
+        if 0 < count < TINY_SPLIT:
+            warnings.append(_problem(root / f"{name}.txt", 0, "tiny_split", count=count, minimum=TINY_SPLIT))
+    if fmt != "cls" or not names:
+        return
+    histogram = Counter(label for split in splits.values() for label in split.labels)
+    stats["histogram"] = {names[i]: histogram.get(i, 0) for i in range(len(names))}
+    train = Counter(splits["train"].labels)
+    for class_id, class_name in enumerate(names):
+        if train.get(class_id, 0) == 0 and splits["train"].records:
+            warnings.append(
+                _problem(root / "label.txt", id_lines.get(class_id, 0), "unused_class", name=class_name)
+            )
+    used = [n for n in train.values() if n > 0]
+    if len(used) > 1 and max(used) / min(used) > IMBALANCE_RATIO:
+        most, fewest = train.most_common()[0], min(train.items(), key=lambda kv: kv[1])
+        warnings.append(
+            _problem(
+                root / "train.txt",
+                0,
+                "class_imbalance",
+                most=f"{names[most[0]]} ({most[1]})",
+                fewest=f"{names[fewest[0]]} ({fewest[1]})",
+            )
+        )
+
+
+def lint_dataset(
+    root: str | Path,
+    fmt: str = "auto",
+    *,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> LintReport:
+    """Check the dataset folder ``root`` in format ``fmt`` (``cls``, ``rec``, ``det`` or ``auto``)."""
+    started = time.perf_counter()
+    base = Path(root)
+    guessed = fmt == "auto"
+    chosen = guess_format(base) if guessed and base.is_dir() else ("cls" if guessed else fmt)
+    report = LintReport(root=base, format=chosen, guessed=guessed)
+    if not base.is_dir():
+        report.errors.append(
+            DatasetProblem(
+                str(base),
+                0,
+                "missing_dir",
+                t("training.data.missing_dir"),
+                t("training.data.missing_dir.hint"),
+            )
+        )
+        return report
+    errors, warnings = report.errors, report.warnings
+    text_files = [("label.txt" if chosen == "cls" else "dict.txt")] if chosen != "det" else []
+    for name in [*text_files, "train.txt", "val.txt"]:
+        _check_bytes(base / name, errors, warnings, chosen)
+    splits, names, id_lines = _read_lists(base, chosen, errors)
+    if progress is not None:
+        progress("lines", sum(s.lines for s in splits.values()), sum(s.lines for s in splits.values()))
+    present = _check_paths_and_lines(base, splits, errors)
+
+    unique = sorted({path for samples in present.values() for path, *_ in samples})
+    decoded = dict(
+        zip(
+            unique,
+            _decode(unique, workers, progress),
+            strict=True,
+        )
+    )
+    for name, samples in present.items():
+        file = base / f"{name}.txt"
+        for path, number, rel, label in samples:
+            result = decoded[path]
+            if isinstance(result, str):
+                errors.append(_problem(file, number, "bad_image", path=rel, error=result))
+            elif chosen == "det":
+                _check_polygons(file, number, label, result, errors)
+        report.sample_paths[name] = [Path(path) for path, *_ in samples[:SAMPLE_PATHS]]
+
+    _warnings(base, chosen, names, id_lines, splits, warnings, report.stats)
+    errors.sort(key=lambda p: (p.file, p.line))
+    report.stats.update(
+        {
+            "format": chosen,
+            "num_classes": len(names) if chosen == "cls" else None,
+            "charset_size": len(names) if chosen == "rec" else None,
+            "lines": {name: split.lines for name, split in splits.items()},
+            "samples": {name: len(split.records) for name, split in splits.items()},
+            "images_decoded": len(unique),
+            "seconds": round(time.perf_counter() - started, 3),
+        }
+    )
+    return report
+
+
+def _decode(paths: list[str], workers: int | None, progress: Progress | None) -> list[Any]:
+    from workbench.datasets.imagecheck import decode_all
+
+    step = None if progress is None else (lambda done, total: progress("images", done, total))
+    return decode_all(paths, workers=workers, progress=step)
+
+
+# -- PaddleX's check_dataset_result.json ----------------------------------------------------------
+
+DATASET_TYPES = {"cls": "ClsDataset", "rec": "MSTextRecDataset", "det": "TextDetDataset"}
+
+
+def paddlex_result(report: LintReport, output_dir: Path) -> dict[str, Any]:
+    """The document PaddleX 3's ``check_dataset`` writes, for the same data (paths relative to
+    ``output_dir``, where PaddleX puts them): ``done_flag``, ``check_pass``, ``attributes``,
+    ``analysis``, ``dataset_path``, ``show_type``, ``dataset_type``."""
+    attributes: dict[str, Any] = {}
+    if report.format == "cls":
+        attributes["label_file"] = os.path.relpath(report.root / "label.txt", output_dir)
+        attributes["num_classes"] = report.stats.get("num_classes") or 0
+    for split in SPLITS:
+        attributes[f"{split}_samples"] = report.stats.get("lines", {}).get(split, 0)
+        attributes[f"{split}_sample_paths"] = [
+            os.path.relpath(path, output_dir) for path in report.sample_paths.get(split, [])
+        ]
+    return {
+        "done_flag": True,
+        "check_pass": report.ok,
+        "attributes": attributes,
+        "analysis": {"histogram": "check_dataset/histogram.png"},
+        "dataset_path": str(report.root),
+        "show_type": "image",
+        "dataset_type": DATASET_TYPES[report.format],
+    }
+
+
+def write_paddlex_result(report: LintReport, output_dir: Path) -> Path:
+    """Write ``check_dataset_result.json`` and ``check_dataset/histogram.png`` into ``output_dir``."""
+    import json
+
+    output_dir.mkdir(parents=True, exist_ok=True)
+    (output_dir / "check_dataset").mkdir(exist_ok=True)
+    _histogram_png(report.stats.get("histogram") or report.stats.get("samples", {}), output_dir)
+    target = output_dir / "check_dataset_result.json"
+    target.write_text(json.dumps(paddlex_result(report, output_dir), indent=2, ensure_ascii=False) + "\n")
+    return target
+
+
+def _histogram_png(counts: dict[str, int], output_dir: Path) -> None:
+    """A plain bar chart of samples per class (per split for rec/det), as PaddleX draws one."""
+    from PIL import Image, ImageDraw
+
+    bars = list(counts.items())[:200]
+    width, height = max(200, 12 * len(bars) + 20), 160
+    image = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(image)
+    top = max([count for _, count in bars] + [1])
+    for index, (_, count) in enumerate(bars):
+        x = 10 + 12 * index
+        draw.rectangle([x, height - 10 - int(130 * count / top), x + 8, height - 10], fill=(70, 110, 200))
+    image.save(output_dir / "check_dataset" / "histogram.png")
