@@ -1,4 +1,4 @@
-"""The metric path's budgets (DESIGN.md §6), measured side by side in one run.
+"""The metric path's budgets (docs/architecture.md, "Budgets"), measured side by side in one run.
 
 * cost of one ``JobContext.log`` call on the training thread (budget ≤ 5 µs), next to a bare
   ``deque.append`` for scale;

@@ -1,4 +1,4 @@
-"""What watching a run costs the run, measured side by side in one process (DESIGN.md §6).
+"""What watching a run costs the run, measured side by side in one process (docs/architecture.md, "Budgets").
 
 1. Training throughput with the TUI monitoring vs the same loop bare, for a ~1 ms-step MLP and a
    ≥ 10 ms-step CNN (Paddle, CPU). The TUI is the real app (headless driver, 120×40) with the monitor

@@ -1,4 +1,4 @@
-"""Process start → first frame of the TUI, measured the way a user sees it (DESIGN.md §6: < 1.0 s).
+"""Process start → first frame of the TUI, measured the way a user sees it (docs/architecture.md, "Budgets").
 
 Starts ``python -m workbench`` on a real pseudo-terminal, stops the clock when the header's title
 arrives on the terminal, then presses q. Prints every run and the median. Also times ``--help``.

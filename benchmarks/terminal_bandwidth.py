@@ -1,5 +1,5 @@
-"""Bytes per second the TUI sends to the terminal with the monitor live (DESIGN.md §6: ≤ 50 KB/s,
-≤ 10 KB/s with ``--low-bandwidth``) — what an SSH link has to carry.
+"""Bytes per second the TUI sends to the terminal with the monitor live (≤ 50 KB/s,
+≤ 10 KB/s with ``--low-bandwidth``; docs/architecture.md, "Budgets") — what an SSH link has to carry.
 
 The real app runs on a pseudo-terminal (120×40) through the real launch path; a job streams 1,000
 samples/s of three metrics and writes a log line every second; the monitor is open. Bytes are counted

@@ -217,7 +217,7 @@ class MonitorScreen(WorkbenchScreen):
         now = time.monotonic()
         # Curves and the metrics table cost Python time under the GIL the training thread shares:
         # redraw them at most once per PLOT_INTERVAL_S while data streams in, at once for a view change
-        # or when the run has ended (PADDLE_FACTS.md: keep redraws rare).
+        # or when the run has ended (docs/paddle-notes.md, "Redraws cost the training thread").
         if view != self._seen_view or job.done or now - self._last_plot >= self.plot_interval_s:
             self._last_plot = now
             self._seen_data, self._seen_view = data, view

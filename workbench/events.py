@@ -1,12 +1,13 @@
 """The event vocabulary shared by every run, and the metric series that hold per-step samples.
 
-A run produces two kinds of output (DESIGN.md §2):
+A run produces two kinds of output (docs/architecture.md, "Event model"):
 
 * **lifecycle events** — rare, past-tense dataclasses (:class:`RunStarted` … :class:`RunCancelled`);
 * **metric samples** — frequent ``(rank, step, time, {name: value})`` rows, appended to a
   :class:`MetricSeries` in O(1) with no I/O and no lock, drained by the UI on a timer.
 
-Both serialise to one JSON object per line in ``events.jsonl`` (DESIGN.md §3); :func:`event_from_dict`
+Both serialise to one JSON object per line in ``events.jsonl`` (docs/architecture.md, "Run store");
+:func:`event_from_dict`
 reads them back and ignores fields it does not know.
 """
 

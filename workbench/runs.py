@@ -1,4 +1,4 @@
-"""The run store on disk (DESIGN.md §3): create runs, write their events, list and read them back.
+"""The run store on disk (docs/architecture.md, "Run store"): create runs, write and read their events.
 
 Layout of one run::
 

@@ -1,4 +1,5 @@
-"""Nothing a run prints may reach the terminal raw while the TUI is up (DESIGN.md §2).
+"""Nothing a run prints may reach the terminal raw while the TUI is up
+(docs/architecture.md, "Output capture").
 
 The real app runs on a pseudo-terminal through the real launch path (fd capture + the driver that
 draws on the saved terminal). A job writes markers every way a Paddle run can: ``os.write`` on fds 1

@@ -1,4 +1,5 @@
-"""The engine never imports Textual, and never imports Paddle at module level (DESIGN.md §1)."""
+"""The engine never imports Textual, and never imports Paddle at module level
+(docs/architecture.md, "Layers")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ``paddle-workbench`` / ``pwb`` command line (DESIGN.md §4).
+"""The ``paddle-workbench`` / ``pwb`` command line (docs/architecture.md, "CLI and JSON contracts").
 
 The language must be known before click builds its help texts, so :func:`main` reads ``--lang`` from
 ``argv`` first (else the ``lang`` setting: ``PADDLE_WORKBENCH_LANG``, the user config file, the

@@ -1,6 +1,7 @@
 """Human and machine output for every command: rich text for people, one JSON document for tools.
 
-With ``--json``, stdout carries exactly one JSON document and human text goes to stderr (DESIGN.md §4).
+With ``--json``, stdout carries exactly one JSON document and human text goes to stderr
+(docs/architecture.md, "CLI and JSON contracts").
 
 **A reader that goes away is not an error.** ``train … | head -5``, ``check | head -2``, a ``--json``
 reader that stops early, an SSH session that dropped: every command writes through

@@ -1,5 +1,5 @@
 """Validated configuration: pydantic models for every workbench YAML file, and a loader whose errors
-point at ``file:line:col`` with a fix (DESIGN.md §7)."""
+point at ``file:line:col`` with a fix (docs/architecture.md, "Errors and faults")."""
 
 from workbench.config.errors import ConfigError, ConfigIssue
 from workbench.config.kinds import FileKind, detect_kind, register_kind, validate_file

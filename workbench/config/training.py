@@ -1,4 +1,4 @@
-"""The training configuration (DESIGN.md §4b): the stable core keys every task shares."""
+"""The training configuration: the core keys every task shares (docs/architecture.md, "Training config")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Parse the list files of the classification and recognition layouts, reporting every bad line.
 
-Layouts (as PaddleX 3.7's own checkers read them, PADDLE_FACTS.md):
+Layouts (as PaddleX 3.7's own checkers read them; docs/paddle-notes.md, "Dataset layouts"):
 
 * image classification (PaddleX / PaddleClas): ``label.txt`` lines ``<int id> <name>`` with ids from 0;
   ``train.txt`` / ``val.txt`` lines ``<relative/path> <int label>`` — exactly one space, two fields.
@@ -9,7 +9,8 @@ Layouts (as PaddleX 3.7's own checkers read them, PADDLE_FACTS.md):
   we do.
 
 A reader never stops at the first problem: :class:`DatasetError` carries all of them, each with the
-file, the 1-based line, a stable ``code``, a message and a fix (DESIGN.md §7). Pure Python: no Paddle.
+file, the 1-based line, a stable ``code``, a message and a fix (docs/architecture.md, "Errors and faults").
+Pure Python: no Paddle.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ class CheckReport:
 
     @property
     def exit_code(self) -> int:
-        """DESIGN.md §4: 1 when any check failed, else 0."""
+        """Exit code 1 when any check failed, else 0 (docs/architecture.md, "CLI and JSON contracts")."""
         return 1 if any(f.status == "fail" for f in self.findings) else 0
 
     @property

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-# The version the workbench is developed and tested against (PADDLE_FACTS.md).
+# The version the workbench is developed and tested against (docs/paddle-notes.md).
 DEFAULT_PADDLE_VERSION = "3.3.1"
 PADDLE_INDEX = "https://www.paddlepaddle.org.cn/packages/stable/{variant}/"
 # CUDA builds of paddlepaddle-gpu 3.x on the index above (cu118, cu126, cu129), oldest first.

@@ -1,7 +1,7 @@
 """Jobs in other processes: launched subprocesses under a watchdog, and runs written by someone else.
 
 A launched job never shares an address space with the workbench, so a segfault or a hang inside Paddle
-(PADDLE_FACTS.md lists inputs that cause both) is a ``RunFailed`` event, not a dead UI. The child's
+(see docs/paddle-notes.md, "Launched runs") is a ``RunFailed`` event, not a dead UI. The child's
 stdout and stderr go to ``logs.txt``; its ranks' events come in by tailing their JSONL files.
 """
 

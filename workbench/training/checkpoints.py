@@ -1,4 +1,4 @@
-"""Atomic checkpoints (DESIGN.md §3): a kill at any moment leaves the previous checkpoint loadable.
+"""Atomic checkpoints (docs/architecture.md, "Run store"): a kill at any moment leaves the last one loadable.
 
 Layout under ``<run_dir>/checkpoints/``::
 
@@ -12,7 +12,8 @@ Layout under ``<run_dir>/checkpoints/``::
 Saving writes every file into ``step-<N>.tmp-<pid>/``, fsyncs the files and the folder, renames the
 folder to ``step-<N>`` with ``os.replace`` (atomic on POSIX), then replaces ``latest``. Only after that
 are older checkpoints beyond ``keep`` deleted, so there is always a committed checkpoint on disk.
-``paddle.save`` alone is not atomic: a kill during an overwrite left a truncated file (PADDLE_FACTS.md).
+``paddle.save`` alone is not atomic: a kill during an overwrite left a truncated file
+(docs/paddle-notes.md, "paddle.save is not atomic").
 
 Resuming trusts nothing but the manifest: :meth:`CheckpointStore.latest_valid` takes the newest
 ``step-<N>`` whose every file matches its recorded sha256 and size. This module does not import Paddle;

@@ -1,7 +1,7 @@
 """Export the trained model with ``paddle.jit.save`` into ``<run_dir>/export/model``.
 
 Paddle 3.x writes ``model.json`` (the PIR program) and ``model.pdiparams`` — no ``.pdmodel``
-(PADDLE_FACTS.md). ``jit.save`` also writes transformed source into
+(docs/paddle-notes.md, "Train → inference"). ``jit.save`` also writes transformed source into
 ``~/.cache/paddle/to_static_tmp/<pid>``; we remove that folder (and the empty parents it needed)
 afterwards when this export created them, so a training run leaves nothing in the user's home.
 """

@@ -7,7 +7,8 @@ Per step it draws a batch (``data_wait_ms``), runs forward/backward/update (``co
 the model, the optimizer, the LR scheduler, every RNG state and the sampler position — which is what
 makes a resumed run continue bit-identically on CPU.
 
-Failure handling (DESIGN.md §7): an exception ends the run as ``RunFailed`` with every metric and
+Failure handling (docs/architecture.md, "Errors and faults"): an exception ends the run as ``RunFailed`` with
+every metric and
 checkpoint before it kept; a non-finite loss follows ``alerts.nonfinite``:
 
 * ``warn`` — ``AlertRaised(kind="nonfinite")`` once ``nonfinite_patience`` consecutive steps were

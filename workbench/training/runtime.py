@@ -1,7 +1,8 @@
 """Importing Paddle quietly and choosing the device: the only place the engine first touches Paddle.
 
 ``import paddle`` costs 2-3 s and ~270 MB and prints a ``No ccache found`` warning plus glog lines on
-fd 2 (PADDLE_FACTS.md). :func:`import_paddle` sets ``GLOG_minloglevel=2`` unless the user chose a level,
+fd 2 (docs/paddle-notes.md, "Install and import"). :func:`import_paddle` sets ``GLOG_minloglevel=2`` unless
+the user chose a level,
 silences that one warning, and returns the module; callers run it off the UI thread.
 """
 

@@ -2,7 +2,8 @@
 
 Bitwise-reproducible CPU runs need ``paddle.seed`` + ``numpy.random.seed`` + ``random.seed``; a resumed
 run is identical only if the generators' *states* are saved with the checkpoint and restored after the
-model is rebuilt (PADDLE_FACTS.md). The training data order does not depend on these generators at all
+model is rebuilt (docs/paddle-notes.md, "Checkpoints and reproducibility"). The training data order does not
+depend on these generators at all
 (see :mod:`workbench.training.sampler`), so an evaluation or a checkpoint never shifts it.
 """
 

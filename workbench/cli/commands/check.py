@@ -1,7 +1,8 @@
 """``paddle-workbench check``: is Paddle usable on this machine, and if not, what exactly to type.
 
 Human table by default, ``--json`` for tools (one document: ``{"checks": [...], "facts": {...}}``),
-``--markdown`` for a bug report. Exit codes follow DESIGN.md §4: 0 when nothing failed (warnings and
+``--markdown`` for a bug report. Exit codes (docs/architecture.md, "CLI and JSON contracts"): 0 when nothing
+failed (warnings and
 skips included), 1 when a check failed, 2 for bad options.
 """
 

@@ -36,7 +36,8 @@ from workbench.envcheck.wheels import (
 )
 from workbench.i18n import t
 
-# numpy 2.4 breaks scalar conversion in Paddle 3.3 (PADDLE_FACTS.md); the first Paddle without the
+# numpy 2.4 breaks scalar conversion in Paddle 3.3 (docs/paddle-notes.md, "numpy 2.4"); the first Paddle
+# without the
 # problem is not known yet, so every version before 3.4 is treated as affected.
 NUMPY_BREAKING = (2, 4)
 PADDLE_NUMPY_FIXED = (3, 4)

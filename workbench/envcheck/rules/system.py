@@ -40,7 +40,8 @@ def check_environment(facts: Facts) -> Verdict:
                 t("envcheck.fix.export", assignment=f"OMP_NUM_THREADS={cpus}"),
             )
     elif cpus and int(cpus) > 1:
-        # Not a problem on GPU runs, but worth knowing for CPU training (PADDLE_FACTS.md).
+        # Not a problem on GPU runs, but worth knowing for CPU training
+        # (docs/paddle-notes.md, "OMP_NUM_THREADS").
         details = lines(details, t("envcheck.env.omp_note", cpus=cpus))
     summary = t("envcheck.env.ok", count=len(variables)) if variables else t("envcheck.env.none")
     return Verdict("pass", summary, details)
