@@ -17,7 +17,7 @@ from workbench.runs import RunBrief, RunStore, RunSummary, read_run_brief, tail_
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_duration, format_time, status_text
 from workbench.screens.jobs import resume_command
-from workbench.screens.workers import RunDetailRead, RunsChanged, RunsListed
+from workbench.screens.workers import DatasetChecked, RunDetailRead, RunsChanged, RunsListed
 
 REFRESH_S = 2.0
 RESUMABLE = ("cancelled", "interrupted", "failed")
@@ -99,6 +99,7 @@ class RunsScreen(WorkbenchScreen):
         Binding("u", "resume", "ui.key.resume"),
         Binding("d", "demo", "ui.key.demo"),
         Binding("f", "demo_fail", "ui.key.demo_fail"),
+        Binding("k", "check_dataset", "ui.key.check_dataset", show=False),
     ]
 
     def __init__(self) -> None:
@@ -204,6 +205,36 @@ class RunsScreen(WorkbenchScreen):
     @on(RunDetailRead)
     def _detail_read(self, message: RunDetailRead) -> None:
         if self.wb.requests.is_current(message) and message.text:
+            self.query_one("#run-detail-text", Static).update(message.text)
+
+    # -- the dataset panel -----------------------------------------------------------------------
+
+    def action_check_dataset(self) -> None:
+        """Lint the selected run's dataset; the report, offending lines first, fills the detail pane."""
+        run_id = self.selected_run()
+        if run_id is not None:
+            self._detail_for = None
+            self._check_dataset(run_id, self.wb.requests.new("run-detail"))
+
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="run-detail",
+        description="worker.dataset_check",
+    )
+    def _check_dataset(self, run_id: str, request: int) -> None:
+        from workbench.datasets.lint import lint_dataset, report_text
+        from workbench.runs import read_run_doc_environment
+
+        run_dir = self.wb.store.resolve(run_id)
+        data_dir = read_run_doc_environment(run_dir).get("data_dir") if run_dir is not None else None
+        text = report_text(lint_dataset(data_dir)) if data_dir else t("dataset.panel.no_data")
+        self.post_message(DatasetChecked(run_id=run_id, text=text, request=request))
+
+    @on(DatasetChecked)
+    def _dataset_checked(self, message: DatasetChecked) -> None:
+        if self.wb.requests.is_current(message):
             self.query_one("#run-detail-text", Static).update(message.text)
 
     # -- actions ---------------------------------------------------------------------------------

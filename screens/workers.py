@@ -99,6 +99,15 @@ class RunDetailRead(WorkerResult):
 
 
 @dataclass
+class DatasetChecked(WorkerResult):
+    """The dataset linter's report on a run's dataset, as panel text."""
+
+    run_id: str = ""
+    text: str = ""
+    kind: str = field(default="run-detail", kw_only=True)
+
+
+@dataclass
 class RunAttached(WorkerResult):
     job: Job | None = None
     kind: str = field(default="attach", kw_only=True)

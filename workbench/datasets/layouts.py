@@ -205,7 +205,8 @@ def _two_field_lines(
             if code == "bad_fields":
                 message, hint = t(bad_key, text=raw[:60]), t(f"{bad_key}.hint")
             else:
-                message, hint = t(f"dataset.problem.{code}", text=raw[:60]), t(f"dataset.problem.{code}.hint")
+                shown = raw[:60].replace("\t", "\\t")  # a tab is the point: show it
+                message, hint = t(f"dataset.problem.{code}", text=shown), t(f"dataset.problem.{code}.hint")
             problems.append(DatasetProblem(str(file), number, code, message, hint))
             continue
         yield number, fields[0], fields[1]

@@ -416,3 +416,29 @@ def _histogram_png(counts: dict[str, int], output_dir: Path) -> None:
         x = 10 + 12 * index
         draw.rectangle([x, height - 10 - int(130 * count / top), x + 8, height - 10], fill=(70, 110, 200))
     image.save(output_dir / "check_dataset" / "histogram.png")
+
+
+def report_text(report: LintReport, first: int = 5) -> str:
+    """The report as plain lines for a panel: summary, then each code with its count and first
+    offending lines (``file:line: problem — fix``), then the class histogram."""
+    samples = sum(report.stats.get("samples", {}).values())
+    lines = [
+        t("dataset.panel.title", path=str(report.root), format=report.format),
+        t(
+            "dataset.panel.summary",
+            errors=len(report.errors),
+            warnings=len(report.warnings),
+            samples=samples,
+        ),
+    ]
+    for which in ("errors", "warnings"):
+        for code, count, problems in report.groups(which, first):
+            lines += ["", f"{code} ×{count}"]
+            lines += [f"  {problem}" for problem in problems]
+            if count > len(problems):
+                lines.append("  " + t("cli.dataset.more", count=count - len(problems)))
+    histogram = report.stats.get("histogram") or {}
+    if histogram:
+        lines += ["", t("cli.dataset.histogram")]
+        lines += [f"  {name} {count}" for name, count in histogram.items()]
+    return "\n".join(lines)

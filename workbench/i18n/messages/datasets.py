@@ -201,4 +201,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "cli.dataset.progress.lines": ("reading lists", "读取列表"),
     "cli.dataset.progress.images": ("decoding images", "解码图片"),
+    "dataset.panel.title": ("Dataset {path} ({format})", "数据集 {path}（{format}）"),
+    "dataset.panel.summary": (
+        "{errors} errors, {warnings} warnings in {samples} samples",
+        "{samples} 个样本中有 {errors} 处错误、{warnings} 条警告",
+    ),
+    "dataset.panel.no_data": (
+        "this run names no dataset folder (its task takes no data)",
+        "该运行没有数据集目录（其任务不读取数据）",
+    ),
+    "ui.key.check_dataset": ("Dataset", "数据集"),
+    "worker.dataset_check": ("checking the dataset", "检查数据集"),
 }
