@@ -48,6 +48,7 @@ bench: setup-test
 	$(BIN)/python benchmarks/metrics.py
 	$(BIN)/python benchmarks/monitor_overhead.py
 	$(BIN)/python benchmarks/terminal_bandwidth.py
+	$(BIN)/python benchmarks/diagnose.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_WORKSPACE) .mypy_cache .ruff_cache

@@ -22,7 +22,10 @@ Adding one is one new module here plus its catalog strings::
         ),
     )
 
-A module may also load a family of signatures from a YAML file beside it and register each.
+A module may also load a family of signatures from a YAML file beside it and register each — that is
+how the shipped ones are written (``libraries.py`` + ``libraries.yaml``, validated by
+:mod:`workbench.troubleshoot.signatures._family`): adding one is then one YAML entry plus its catalog
+strings (``workbench/i18n/messages/troubleshoot.py``).
 """
 
 from __future__ import annotations
@@ -48,6 +51,12 @@ class Signature:
     """Realistic messages this signature must match (each one is a test)."""
     consequence: bool = False
     """A symptom of another error (ranked below root causes when both match)."""
+    keys: tuple[str, ...] = ()
+    """Literal substrings, one of which every matching line contains: only lines holding a key are
+    searched with :attr:`patterns`, which keeps a 100k-line log fast. Empty: every line is searched."""
+    priority: int = 0
+    """Among signatures of the same kind (root cause or consequence), a higher one ranks first: a specific
+    signature (cuDNN not found) above a generic one (a third-party library not found)."""
 
 
 SIGNATURES: Registry[Signature] = Registry("signature", __name__)

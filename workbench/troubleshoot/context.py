@@ -1,0 +1,74 @@
+"""A run in the store as ``diagnose`` input: its recorded traceback, ``logs.txt`` and per-rank worker logs.
+
+A failed run opens straight into a diagnosis: the traceback of its ``RunFailed`` event (what the job
+itself saw), the run's ``logs.txt`` (everything it printed, the launcher's tail included) and any
+``workerlog.N`` files a ``paddle.distributed.launch`` job left in the run folder. Each becomes one
+source, named so the quoted evidence says where a line came from.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from workbench.i18n import t
+from workbench.runs import read_run_brief
+from workbench.troubleshoot.diagnose import (
+    MAX_BYTES,
+    DiagnoseInputError,
+    Diagnosis,
+    decode_log,
+    diagnose_texts,
+)
+
+_LOG_GLOBS = ("logs.txt", "workerlog.*", "*/workerlog.*", "ranks/*/*.log", "ranks/*/*.txt", "*.log")
+
+
+def run_log_files(run_dir: Path) -> list[Path]:
+    """The text logs of a run, ``logs.txt`` first, then worker logs by rank."""
+    found: list[Path] = []
+    for pattern in _LOG_GLOBS:
+        for path in sorted(run_dir.glob(pattern)):
+            if path.is_file() and path not in found:
+                found.append(path)
+    return found
+
+
+def run_sources(run_dir: Path) -> tuple[list[tuple[str, str]], list[str]]:
+    """``(name, text)`` for every readable source of ``run_dir`` and notices; binary or empty files are
+    skipped with a notice, never raised."""
+    sources: list[tuple[str, str]] = []
+    notices: list[str] = []
+    brief = read_run_brief(run_dir)
+    if brief.failure is not None:
+        text = "\n".join(part for part in (brief.failure.traceback, brief.failure.error) if part)
+        if text.strip():
+            sources.append((t("diagnose.source.traceback"), text))
+    for path in run_log_files(run_dir):
+        name = str(path.relative_to(run_dir))
+        try:
+            size = path.stat().st_size
+            with open(path, "rb") as fh:
+                if size > MAX_BYTES:  # a huge log: its end holds the failure
+                    fh.seek(size - MAX_BYTES)
+                data = fh.read(MAX_BYTES)
+            text, more = decode_log(data, name)
+        except DiagnoseInputError as exc:
+            notices.append(str(exc))
+            continue
+        except OSError as exc:
+            notices.append(t("diagnose.input.unreadable", source=name, error=exc.strerror))
+            continue
+        sources.append((name, text))
+        notices.extend(more)
+    return sources, notices
+
+
+def diagnose_run(run_dir: Path) -> Diagnosis:
+    """Diagnose a run folder; raise :class:`DiagnoseInputError` when it has nothing to read."""
+    sources, notices = run_sources(run_dir)
+    if not sources:
+        raise DiagnoseInputError(t("diagnose.input.run_no_logs", run=run_dir.name))
+    return diagnose_texts(sources, notices)
+
+
+__all__ = ["diagnose_run", "run_log_files", "run_sources"]
