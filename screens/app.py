@@ -63,6 +63,7 @@ class WorkbenchApp(RunsAndJobs, App[int]):
         driver_class: Any = None,
         preview_colors: str | None = None,
         env_checks: Any = None,
+        open_run: str | None = None,
     ) -> None:
         """``settings`` come from the command line; without them (tests), the arguments given here,
         then the ``PADDLE_WORKBENCH_*`` variables and the user config file decide."""
@@ -84,6 +85,7 @@ class WorkbenchApp(RunsAndJobs, App[int]):
         self.low_bandwidth = settings.low_bandwidth
         self.preload_paddle = preload_paddle
         self.seed_demo = seed_demo
+        self.open_run = open_run  # ``attach PATH`` in a terminal: the monitor opens on this run
         self.paddle_state = "not loaded"
         self.paddle_version = ""
         self.monitor_target: Job | None = None
@@ -117,6 +119,8 @@ class WorkbenchApp(RunsAndJobs, App[int]):
             self.notify(problem, severity="warning")
         if self.seed_demo:
             self._seed_demo()
+        if self.open_run:
+            self.call_after_refresh(self.open_in_monitor, self.open_run)
         if self.preload_paddle:
             self.paddle_state = "loading"
             self.update_subtitle()

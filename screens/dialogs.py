@@ -220,23 +220,32 @@ class TrainConfigScreen(LocalizedModal[str | None]):
         Binding("tab", "complete", "ui.key.complete", show=False, priority=True),
     ]
 
-    def __init__(self, suggestions: list[str], exists: Any = None) -> None:
+    def __init__(
+        self,
+        suggestions: list[str],
+        exists: Any = None,
+        *,
+        title_key: str = "ui.train.title",
+        hint_key: str = "ui.train.hint_tab",
+    ) -> None:
         super().__init__()
         self._suggestions = suggestions
         self._exists = exists  # a predicate: does this config exist (or name a sample)?
+        self._title_key = title_key  # the same path field asks for a kit's log to attach, too
+        self._hint_key = hint_key
 
     def compose(self) -> ComposeResult:
         from textual.widgets import Input
 
         with Vertical(classes="modal-box"):
-            yield Static(t("ui.train.title"), classes="modal-title")
+            yield Static(t(self._title_key), classes="modal-title")
             yield Input(value=self._suggestions[0] if self._suggestions else "", id="train-config")
             yield Static("", id="train-error", markup=False)
             if self._suggestions:
                 yield OptionList(
                     *(Option(path, id=path) for path in self._suggestions), id="train-suggestions"
                 )
-            yield Static(t("ui.train.hint_tab", cwd=os.getcwd()), classes="dim", markup=False)
+            yield Static(t(self._hint_key, cwd=os.getcwd()), classes="dim", markup=False)
 
     def _error(self, text: str) -> None:
         self.query_one("#train-error", Static).update(text)

@@ -138,6 +138,40 @@ class RunsAndJobs:
         if app.screen_stack:  # not while starting up or shutting down
             app.screen.post_message(RunsChanged())
 
+    # -- kits' logs ------------------------------------------------------------------------------
+
+    def ask_attach_log(self) -> None:
+        """Ask for a kit's training log (PaddleOCR, PaddleClas…), link it and follow it, like ``attach``."""
+        from workbench.screens.dialogs import TrainConfigScreen
+
+        app: Any = self
+        screen = TrainConfigScreen(
+            [],
+            exists=lambda ref: Path(ref).expanduser().is_file(),
+            title_key="ui.attach.title",
+            hint_key="ui.attach.hint",
+        )
+        app.push_screen(screen, self._attach_log_chosen)
+
+    def _attach_log_chosen(self, path: str | None) -> None:
+        if path:
+            self._link_log(path, self.requests.new("attach"))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="attach", description="worker.attach")
+    def _link_log(self, path: str, request: int) -> None:
+        from workbench.attach.link import AttachError, link_log
+
+        app: Any = self
+        try:
+            run_dir = link_log(self.store, Path(path).expanduser())
+        except (AttachError, OSError) as exc:
+            app.post_message(
+                TrainingRefused(title=t("ui.attach.failed", path=path), details=str(exc), request=request)
+            )
+            return
+        app.post_message(RunsChanged())
+        app.post_message(RunAttached(attach(run_dir), request=request))
+
     # -- training --------------------------------------------------------------------------------
 
     def ask_train_config(self) -> None:

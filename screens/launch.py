@@ -12,7 +12,7 @@ from workbench.settings import WorkbenchSettings
 SESSION_LOG = "tui-output.log"
 
 
-def run_tui(settings: WorkbenchSettings, demo: bool = False) -> int:
+def run_tui(settings: WorkbenchSettings, demo: bool = False, open_run: str | None = None) -> int:
     """Run the app with the user's settings until the user quits; returns the process exit code."""
     from workbench.capture import start_process_capture, stop_process_capture
     from workbench.screens.app import WorkbenchApp
@@ -33,7 +33,9 @@ def run_tui(settings: WorkbenchSettings, demo: bool = False) -> int:
         # C-level output (glog, child processes) written while no run is active lands here; each run's
         # own output also goes to its logs.txt. Python-level prints of non-job threads are Textual's.
         capture.add_sink(lambda text: (session_log.write(text), session_log.flush()))
-        app = WorkbenchApp(settings=settings, seed_demo=demo, driver_class=CapturedTerminalDriver)
+        app = WorkbenchApp(
+            settings=settings, seed_demo=demo, driver_class=CapturedTerminalDriver, open_run=open_run
+        )
         app.run()
         return_code = app.return_code or 0
     finally:

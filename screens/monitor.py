@@ -318,8 +318,8 @@ class MonitorScreen(WorkbenchScreen):
             panel.display = False
 
     def _tail_log(self, job: Job) -> None:
-        """Append what ``logs.txt`` gained since the last tick (whole lines only: UTF-8 stays intact)."""
-        path = job.run_dir / "logs.txt"
+        """Append what the run's log (``logs.txt``, a linked kit log's own file) gained since the last tick (whole lines only: UTF-8 stays intact)."""
+        path = job.log_path
         try:
             size = os.path.getsize(path)
         except OSError:

@@ -96,6 +96,7 @@ class RunsScreen(WorkbenchScreen):
         Binding("enter", "open", "ui.key.open"),
         Binding("r", "refresh", "ui.key.refresh"),
         Binding("t", "train", "ui.key.train"),
+        Binding("a", "attach_log", "ui.key.attach_log"),
         Binding("u", "resume", "ui.key.resume"),
         Binding("d", "demo", "ui.key.demo"),
         Binding("f", "demo_fail", "ui.key.demo_fail"),
@@ -258,6 +259,10 @@ class RunsScreen(WorkbenchScreen):
 
     def action_train(self) -> None:
         self.wb.ask_train_config()
+
+    def action_attach_log(self) -> None:
+        """Follow a kit's training log (PaddleOCR, PaddleClas, PaddleDetection, PaddleX) as a linked run."""
+        self.wb.ask_attach_log()
 
     def action_resume(self) -> None:
         """Continue the selected stopped / interrupted / failed run into a new linked run."""

@@ -563,9 +563,15 @@ def summarize(run_dir: Path) -> RunSummary:
     if not (run_dir / "run.yaml").exists():
         problems.insert(0, t("runs.damage.no_run_yaml"))
     status = state.status or STATUS_INTERRUPTED
-    if status == STATUS_RUNNING and not _writer_alive(state.model_dump()):
-        status = STATUS_INTERRUPTED
     last_step = state.last_step
+    if state.kind == "linked":  # a kit's log: its own text says how far it got and how it ended
+        from workbench.attach.link import scan
+
+        with contextlib.suppress(OSError, KeyError, ValueError):
+            report = scan(run_dir, tail_only=True)
+            status, last_step = report.status, report.last_step if report.last_step is not None else last_step
+    elif status == STATUS_RUNNING and not _writer_alive(state.model_dump()):
+        status = STATUS_INTERRUPTED
     return RunSummary(
         run_id=run_dir.name,
         run_dir=run_dir,

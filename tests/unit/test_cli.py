@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 DESIGN_COMMANDS = [
-    "validate", "check", "train", "plan", "compare", "dataset", "diagnose", "verify", "report", "serve", "loadtest",
+    "validate", "check", "train", "plan", "compare", "attach", "dataset", "diagnose", "verify", "report", "serve", "loadtest",
 ]  # fmt: skip
 
 

@@ -25,13 +25,13 @@ EXPECTED = {
         "system.resources", "system.shm", "system.disk",
     ],
     "workbench.troubleshoot.flows": [],
-    "workbench.attach.parsers": [],
+    "workbench.attach.parsers": ["paddleocr", "paddleclas", "paddledetection", "paddlex"],
     "workbench.inference.paths": [
         "dygraph_train", "jit_load", "onnxruntime", "predictor_gpu", "predictor_ir_off", "predictor_ir_on",
         "predictor_memory_optim",
     ],
     "workbench.cli.commands": [
-        "tui", "validate", "check", "train", "plan", "compare", "dataset", "diagnose", "verify", "report",
+        "tui", "validate", "check", "train", "plan", "compare", "attach", "dataset", "diagnose", "verify", "report",
         "serve", "loadtest", "runs",
     ],
 }  # fmt: skip

@@ -84,6 +84,11 @@ class Job:
         return steps if isinstance(steps, int) and steps > 0 else None
 
     @property
+    def log_path(self) -> Path:
+        """The run's text log (``logs.txt``; a linked kit log's own file)."""
+        return self.run_dir / "logs.txt"
+
+    @property
     def paused(self) -> bool:
         return False
 

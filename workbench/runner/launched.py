@@ -279,4 +279,11 @@ class AttachedRun(Job):
 
 
 def attach(run_dir: Path) -> AttachedRun:
+    """Follow ``run_dir``: a workbench run's events, or a linked kit log (``paddle-workbench attach``)."""
+    from workbench.attach.link import is_linked
+
+    if is_linked(run_dir):
+        from workbench.attach.run import LinkedRun
+
+        return LinkedRun(run_dir)
     return AttachedRun(run_dir)

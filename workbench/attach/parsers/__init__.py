@@ -20,6 +20,7 @@ Adding one is one new module here, its catalog string and a test with a realisti
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -36,6 +37,8 @@ class LogParser:
     """Given the first lines of a file, whether this parser reads it."""
     parse_line: Callable[[str], Mapping[str, float] | None]
     """One line → metric values (``step`` among them), or ``None`` to keep the line as log text."""
+    end_marker: re.Pattern[str] | None = None
+    """A line the kit writes once training has completed (``best metric, …``), when it writes one."""
 
 
 PARSERS: Registry[LogParser] = Registry("log format", __name__)

@@ -33,7 +33,7 @@ def print_run_table(console: Console, store: RunStore) -> list[RunSummary]:
             f"{status} ⚠ {t('runs.damaged')}" if run.damaged else status,
             format_time(run.started),
             str(run.last_step) if run.last_step is not None else t("common.none"),
-            t(f"runs.kind.{run.kind}") if run.kind in ("in_process", "launched") else run.kind,
+            t(f"runs.kind.{run.kind}") if run.kind in ("in_process", "launched", "linked") else run.kind,
         )
     console.print(table)
     for run in runs:

@@ -1,0 +1,149 @@
+"""Reading a kit's training log incrementally: metric rows into a store, the rest kept as log text.
+
+:class:`LogFollower` keeps a byte offset and never parses a line before its newline arrived, so it can
+follow a file the kit is still appending to (the same discipline as :class:`workbench.runs.EventTailer`).
+Each complete line goes to the format's ``parse_line``: a per-iteration line becomes one metric row at
+its global step (rank 0); anything else stays log text. A Python traceback ends the run as failed (a
+later iteration line clears it again: a data-loader worker may print one and training go on), the
+format's end marker or the last step of the last epoch ends it as finished.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from workbench.attach.parsers import LogParser
+from workbench.attach.parsers._fields import POSITION_KEYS
+from workbench.events import MetricStore
+
+READ_LIMIT = 4 * 1024 * 1024
+"""Bytes read per poll at most: a long log is taken in slices, the UI never waits on one huge read."""
+
+_TRACEBACK = "Traceback (most recent call last):"
+_ERROR_LINE = re.compile(r"^(?:[\w.]+\.)?\w*(?:Error|Exception|Interrupt|Exit)\b:?")
+
+
+@dataclass
+class Crash:
+    """The traceback that ended the run: the exception line and the whole text."""
+
+    error: str
+    traceback: str
+
+
+@dataclass
+class LogFollower:
+    """Follows one kit log (``path``) read with ``parser``; metrics land in ``metrics``."""
+
+    path: Path
+    parser: LogParser
+    metrics: MetricStore = field(default_factory=MetricStore)
+    offset: int = 0
+    last_step: int | None = None
+    epoch: float | None = None
+    epochs: float | None = None
+    iters: float | None = None
+    iteration: float | None = None
+    crash: Crash | None = None
+    ended: bool = False
+    text_lines: int = 0
+    rows: int = 0
+    _partial: bytes = b""
+    _traceback: list[str] | None = None
+
+    @property
+    def total_steps(self) -> int | None:
+        """Steps of the whole run, when the log says both the epochs and the iterations per epoch."""
+        if self.epochs and self.iters:
+            return int(self.epochs * self.iters)
+        return None
+
+    @property
+    def finished(self) -> bool:
+        if self.crash is not None:
+            return False
+        total = self.total_steps
+        return self.ended or (total is not None and self.last_step is not None and self.last_step >= total)
+
+    def poll(self, limit: int = READ_LIMIT) -> list[str]:
+        """Read what the file gained (up to ``limit`` bytes); returns the new lines that were not metrics."""
+        try:
+            with open(self.path, "rb") as fh:
+                fh.seek(self.offset)
+                chunk = fh.read(limit)
+        except OSError:
+            return []
+        if not chunk:
+            return []
+        self.offset += len(chunk)
+        data = self._partial + chunk
+        *lines, self._partial = data.split(b"\n")
+        text: list[str] = []
+        now = time.time()
+        for raw in lines:
+            line = raw.decode("utf-8", "replace").rstrip("\r")
+            if not self._consume(line, now):
+                text.append(line)
+        self.text_lines += len(text)
+        return text
+
+    def _consume(self, line: str, now: float) -> bool:
+        """One complete line; ``True`` when it was a metric row."""
+        try:
+            values = self.parser.parse_line(line) if line.strip() else None
+        except (ValueError, TypeError, IndexError, OverflowError):
+            values = None  # a line that only looks like an iteration line stays text
+        if values:
+            position = {k: v for k, v in values.items() if k in POSITION_KEYS}
+            metrics = {k: v for k, v in values.items() if k not in POSITION_KEYS}
+            step_value = position.get("step")
+            step = int(step_value) if step_value is not None and math.isfinite(step_value) else None
+            if step is None:
+                step = (self.last_step or 0) + 1
+            self.epoch = position.get("epoch", self.epoch)
+            self.epochs = position.get("epochs", self.epochs)
+            self.iters = position.get("iters", self.iters)
+            self.iteration = position.get("iter", self.iteration)
+            if self.epoch is not None:
+                metrics.setdefault("epoch", self.epoch)
+            self.metrics.record(0, step, metrics, now)
+            self.last_step = step
+            self.rows += 1
+            self.crash = None  # training went on after the traceback (a worker's, say)
+            self._traceback = None
+            return True
+        self._watch_for_crash(line)
+        marker = self.parser.end_marker
+        if marker is not None and marker.search(line):
+            self.ended = True
+        return False
+
+    def _watch_for_crash(self, line: str) -> None:
+        if line.startswith(_TRACEBACK) or _TRACEBACK in line:
+            self._traceback = [line]
+            return
+        if self._traceback is None:
+            return
+        self._traceback.append(line)
+        if line[:1] not in (" ", "\t", "") and _ERROR_LINE.match(line.strip()):
+            self.crash = Crash(error=line.strip(), traceback="\n".join(self._traceback))
+        if len(self._traceback) > 400:  # keep the head and the tail of a monster traceback
+            del self._traceback[200:-100]
+
+    def status(self, idle_s: float | None = None, stale_after_s: float = 600.0) -> str:
+        """``failed`` / ``finished`` from the text; else ``running`` while the file still grows
+        (modified within ``stale_after_s``), ``interrupted`` once it stopped without an ending."""
+        if self.crash is not None:
+            return "failed"
+        if self.finished:
+            return "finished"
+        if idle_s is None:
+            try:
+                idle_s = time.time() - self.path.stat().st_mtime
+            except OSError:
+                return "interrupted"
+        return "running" if idle_s < stale_after_s else "interrupted"

@@ -1,0 +1,43 @@
+"""Messages of ``attach``: following the kits' own training logs as linked runs."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "cli.attach.help": (
+        "Follow a PaddleOCR / PaddleClas / PaddleDetection / PaddleX training log as a read-only run "
+        "linked into the workspace (never copied).",
+        "以只读运行的方式跟踪 PaddleOCR / PaddleClas / PaddleDetection / PaddleX 的训练日志"
+        "（链接进工作区，不复制）。",
+    ),
+    "cli.attach.format": (
+        "the log's format when it cannot be recognised (paddleocr, paddleclas, paddledetection, paddlex)",
+        "无法自动识别时指定日志格式（paddleocr、paddleclas、paddledetection、paddlex）",
+    ),
+    "cli.attach.linked": ("linked {path} as run {run}", "已将 {path} 链接为运行 {run}"),
+    "cli.attach.step": ("step {step}  {values}", "第 {step} 步  {values}"),
+    "cli.attach.ended": ("{run}: {status}", "{run}：{status}"),
+    "attach.no_file": (
+        "{path}: no such file — give the path of the kit's training log (e.g. output/train.log)",
+        "{path}：文件不存在——请给出套件训练日志的路径（例如 output/train.log）",
+    ),
+    "attach.unreadable": ("{path}: cannot be read ({error})", "{path}：无法读取（{error}）"),
+    "attach.unknown_format": (
+        "unknown log format '{format}' (known: {choices})",
+        "未知的日志格式 '{format}'（可用：{choices}）",
+    ),
+    "attach.unknown_log": (
+        "{path}: not a training log this version reads (known: {choices}); if it is one, name it "
+        "with --format",
+        "{path}：不是本版本能读取的训练日志（可用：{choices}）；如确实是，请用 --format 指定",
+    ),
+    "attach.format.paddleocr": ("PaddleOCR training log", "PaddleOCR 训练日志"),
+    "attach.format.paddleclas": ("PaddleClas training log", "PaddleClas 训练日志"),
+    "attach.format.paddledetection": ("PaddleDetection training log", "PaddleDetection 训练日志"),
+    "attach.format.paddlex": ("PaddleX training log", "PaddleX 训练日志"),
+    "ui.key.attach_log": ("Attach a kit log", "附加套件日志"),
+    "ui.attach.title": ("Follow a kit's training log", "跟踪套件训练日志"),
+    "ui.attach.hint": (
+        "tab: complete the path · enter: link and follow it (relative to {cwd}) · escape: cancel",
+        "tab：补全路径 · enter：链接并跟踪（相对于 {cwd}）· escape：取消",
+    ),
+    "ui.attach.failed": ("Cannot attach {path}", "无法附加 {path}"),
+    "runs.kind.linked": ("linked log", "链接日志"),
+}
