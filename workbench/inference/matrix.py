@@ -1,7 +1,8 @@
 """The workspace's hardware × model × Paddle version matrix: one JSON line per path and comparison.
 
 ``<workspace>/matrix.jsonl`` gains a row ``{"hardware", "model", "paddle_version", "path", "status",
-"max_diff", "latency_ms", "run_id", "step", "time"}`` for every path of every comparison; it is
+"max_diff", "latency_ms", "run_id", "step", "time", "p99_ms", "throughput_rps"}`` for every path of every
+comparison (the last two only for ``loadtest`` rows: serving latency and throughput on this hardware); it is
 append-only (one ``write`` per row, so concurrent comparisons do not tear lines) and readable as rows,
 CSV or JSON for the UI and for other tools.
 """
@@ -29,6 +30,8 @@ COLUMNS = (
     "run_id",
     "step",
     "time",
+    "p99_ms",
+    "throughput_rps",
 )
 
 

@@ -20,8 +20,6 @@ PLANNED: dict[str, float] = {
     "diagnose": 80,
     "verify": 90,
     "report": 100,
-    "serve": 110,
-    "loadtest": 120,
 }
 """Command name → its place in ``--help``; help text ``cli.<name>.help``, feature ``cli.planned.feature.<name>``."""
 

@@ -128,6 +128,4 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.planned.feature.diagnose": ("error diagnosis from logs", "根据日志诊断错误"),
     "cli.planned.feature.verify": ("release verification", "发布验证"),
     "cli.planned.feature.report": ("the shareable report", "可分享的报告"),
-    "cli.planned.feature.serve": ("model serving", "模型服务"),
-    "cli.planned.feature.loadtest": ("the serving load test", "服务压力测试"),
 }

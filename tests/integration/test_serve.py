@@ -1,0 +1,363 @@
+"""Serving end to end: a tiny trained demo export, served in process and as the real command.
+
+The demo classifier is trained once for the module (few steps, export on). The in-process tests drive
+the real ASGI app (real predictors, real preprocessing) through httpx's ASGI client: authentication,
+rate limits, body limits, JSON errors, metrics and the access log. The command test starts
+``paddle-workbench serve`` on a free loopback port, checks its top-1 against the compare engine's
+predictor path for the same images, load-tests it at concurrency 1, 4 and 16, and stops it with
+SIGTERM (exit 0, port free). Every loop is bounded; nothing asserts on time.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import json
+import os
+import queue
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from workbench.datasets import generate_cls_demo
+from workbench.runs import RunStore
+from workbench.training import prepare_training, start_training
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(importlib.util.find_spec("paddle") is None, reason="Paddle is not installed"),
+    pytest.mark.skipif(
+        any(importlib.util.find_spec(m) is None for m in ("fastapi", "uvicorn", "httpx")),
+        reason="the serve extra is not installed",
+    ),
+]
+
+REPO = Path(__file__).resolve().parents[2]
+TOKEN = "t" * 40
+
+
+class Demo:
+    def __init__(self, root: Path, store: RunStore, run_dir: Path, images: list[Path]) -> None:
+        self.root = root
+        self.store = store
+        self.run_dir = run_dir
+        self.images = images
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            HOME=str(self.root / "home"), PADDLE_WORKBENCH_LANG="en", GLOG_minloglevel="2",
+            PYTHONUNBUFFERED="1",
+        )  # fmt: skip
+        env.pop("PADDLE_WORKBENCH_SERVE_TOKEN", None)
+        return env
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
+    """The cls demo trained for a few steps with its export (HOME in tmp while Paddle imports and exports)."""
+    root = tmp_path_factory.mktemp("serve")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", str(root / "home"))
+        patch.setenv("GLOG_minloglevel", "2")
+        data = generate_cls_demo(root / "data" / "cls", n_train=64, n_val=16, seed=1)
+        store = RunStore(root / "ws")
+        overrides = [
+            "train.steps=6", "train.warmup_steps=0", f"data.dir={data}", "train.batch_size=8",
+            "eval.every=3", "checkpoint.every=3", "export.enabled=true",
+        ]  # fmt: skip
+        plan = prepare_training(
+            REPO / "sample_configs" / "train_cls_demo.yaml", overrides, store=store, environ={}
+        )
+        job = start_training(plan, store)
+        assert job.wait(180), "training did not end"
+        assert job.status == "finished", job.status
+        lines = (Path(data) / "val.txt").read_text(encoding="utf-8").split("\n")
+        images = [Path(data) / line.split()[0] for line in lines if line.strip()]
+        yield Demo(root, store, job.run_dir, images)
+
+
+@pytest.fixture(autouse=True)
+def _home(demo: Demo, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(demo.root / "home"))
+
+
+def _b64(path: Path) -> str:
+    return base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def _compare_engine_top1(export_prefix: Path, images: list[Path]) -> list[int]:
+    """Top-1 from the compare engine's ``predictor_ir_on`` path on the shared preprocessing."""
+    from workbench.datasets.readers import load_rgb
+    from workbench.inference.paths import PATHS, PathContext
+    from workbench.training.runtime import import_paddle
+
+    paddle = import_paddle()
+    runner = PATHS.get("predictor_ir_on").open(
+        PathContext(paddle=paddle, model=None, prefix=export_prefix, input_name="x")
+    )
+    batch = np.stack([load_rgb(p, (32, 32)) for p in images])
+    return [int(v) for v in np.argmax(runner.call(batch), axis=1)]
+
+
+# -- in process: the app with a real predictor --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(demo: Demo) -> Iterator[Any]:
+    from workbench.serve.auth import Token
+    from workbench.serve.options import ServeOptions
+    from workbench.serve.server import close_logger, open_state
+    from workbench.serve.source import resolve_export
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", str(demo.root / "home"))
+        export = resolve_export(demo.run_dir.name, demo.store)
+        options = ServeOptions(
+            port=0, workers=2, max_batch=8, max_body_bytes=64 * 1024, rate=1000, burst=1000
+        )
+        state = open_state(export, Token(TOKEN, "test"), options)
+    yield state
+    state.predictor.close()
+    close_logger(state.access_log)
+
+
+def _client(state: Any) -> Any:
+    import httpx
+
+    from workbench.serve.app import create_app
+
+    transport = httpx.ASGITransport(app=create_app(state), client=("127.0.0.9", 5000))
+    return httpx.AsyncClient(transport=transport, base_url="http://test")
+
+
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+async def test_token_rate_body_limits_and_json_errors_then_still_serving(served: Any, demo: Demo) -> None:
+    from workbench.serve.ratelimit import RateLimiter
+
+    image = {"images": [_b64(demo.images[0])]}
+    async with _client(served) as client:
+        assert (await client.get("/healthz")).json() == {"status": "ok"}  # the one open route
+        for headers in ({}, {"Authorization": "Bearer wrong-token"}, {"Authorization": f"Basic {TOKEN}"}):
+            res = await client.post("/predict", json=image, headers=headers)
+            assert res.status_code == 401 and res.headers["www-authenticate"] == "Bearer"
+            assert "Bearer" in res.json()["error"] and res.json()["request_id"]
+        assert (await client.get("/metrics")).status_code == 401
+
+        model = (await client.get("/model", headers=AUTH)).json()
+        assert model["input_spec"][0]["shape"] == [None, 3, 32, 32]
+        assert model["preprocess"]["name"] == "workbench.datasets.readers.load_rgb"
+        assert model["paddle_version"] and model["guard"] == "pool" and model["workers"] == 2
+
+        ok = await client.post("/predict", json=image, headers=AUTH)
+        assert ok.status_code == 200 and isinstance(ok.json()["outputs"][0]["top1"], int)
+
+        # Malformed and invalid bodies: 400 with a JSON error, never a traceback.
+        for content in (b"{not json", b"[1, 2]", json.dumps({"images": ["%%%"]}).encode(),
+                        json.dumps({"arrays": [[1.0, 2.0]]}).encode(), b"[" * 100_000 + b"]" * 100_000):  # fmt: skip
+            res = await client.post("/predict", content=content, headers=AUTH)
+            assert res.status_code in (400, 413), content[:20]
+            assert "error" in res.json() and "Traceback" not in res.text
+        too_many = {"images": [_b64(demo.images[0])] * 9}
+        res = await client.post("/predict", json=too_many, headers=AUTH)
+        assert res.status_code == 400 and "at most 8" in res.json()["error"]
+
+        # Oversized: declared (refused before reading) and streamed without a length.
+        big = b"x" * (65 * 1024)
+        res = await client.post("/predict", content=big, headers=AUTH)
+        assert res.status_code == 413 and "65536" in res.json()["error"]
+
+        async def chunks() -> Any:
+            for _ in range(70):
+                yield b"y" * 1024
+
+        res = await client.post("/predict", content=chunks(), headers=AUTH)
+        assert res.status_code == 413 and res.json()["error"]
+        res = await client.get("/nowhere", headers=AUTH)
+        assert res.status_code == 404 and res.json()["error"]
+
+        # Over the rate: 429 with Retry-After; after the wait, served again.
+        now = [0.0]
+        saved = served.limiter
+        served.limiter = RateLimiter(rate=1.0, burst=2, clock=lambda: now[0])
+        try:
+            codes = [(await client.get("/model", headers=AUTH)).status_code for _ in range(3)]
+            assert codes == [200, 200, 429]
+            limited = await client.post("/predict", json=image, headers=AUTH)
+            assert limited.status_code == 429 and limited.headers["retry-after"] == "1"
+            now[0] += 1.0
+            assert (await client.post("/predict", json=image, headers=AUTH)).status_code == 200
+        finally:
+            served.limiter = saved
+
+        assert (await client.post("/predict", json=image, headers=AUTH)).json()["outputs"][0]["top1"] == (
+            ok.json()["outputs"][0]["top1"]
+        )
+        metrics = (await client.get("/metrics", headers=AUTH)).text
+    for status in (200, 400, 401, 404, 413, 429):
+        assert f'status="{status}"' in metrics, status
+    assert "pwb_request_duration_seconds_bucket" in metrics
+    log = (demo.run_dir / "serve.log").read_text(encoding="utf-8")
+    assert "rid=" in log and '"POST /predict" 401' in log and '"POST /predict" 429' in log
+    assert TOKEN not in log
+
+
+async def test_concurrent_requests_get_their_own_answers(served: Any, demo: Demo) -> None:
+    import asyncio
+
+    async with _client(served) as client:
+        single = []
+        for path in demo.images[:8]:
+            res = await client.post("/predict", json={"images": [_b64(path)]}, headers=AUTH)
+            single.append(res.json()["outputs"][0]["top1"])
+        results = await asyncio.gather(
+            *[client.post("/predict", json={"images": [_b64(p)]}, headers=AUTH) for p in demo.images[:8] * 4]
+        )
+    assert [r.json()["outputs"][0]["top1"] for r in results] == single * 4
+
+
+# -- the command --------------------------------------------------------------------------------------
+
+
+def _start(demo: Demo, *args: str) -> tuple[subprocess.Popen[str], str, queue.Queue[str]]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "workbench", "--workspace", str(demo.store.workspace), "serve",
+         demo.run_dir.name, "--port", "0", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=demo.env(),
+    )  # fmt: skip
+    lines: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
+    deadline = time.monotonic() + 180
+    seen = []
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=1)
+        except queue.Empty:
+            if proc.poll() is not None:
+                break
+            continue
+        seen.append(line)
+        if "Serving on http://" in line:
+            url = line.split("Serving on ", 1)[1].split()[0]
+            return proc, url, lines
+    proc.kill()
+    raise AssertionError("server did not start:\n" + "".join(seen))
+
+
+def test_serve_matches_compare_top1_load_tests_and_stops_cleanly(demo: Demo) -> None:
+    import httpx
+    import psutil
+
+    from workbench.serve.auth import token_path
+    from workbench.serve.loadtest import run_loadtest
+
+    proc, url, lines = _start(demo, "--workers", "2")
+    try:
+        token = token_path(demo.store.workspace).read_text(encoding="utf-8").strip()
+        assert url.startswith("http://127.0.0.1:")
+        port = int(url.rsplit(":", 1)[1])
+        images = demo.images[:16]
+        res = httpx.post(
+            f"{url}/predict", json={"images": [_b64(p) for p in images]},
+            headers={"Authorization": f"Bearer {token}"}, timeout=60,
+        )  # fmt: skip
+        assert res.status_code == 200, res.text
+        served_top1 = [item["top1"] for item in res.json()["outputs"]]
+        export = demo.run_dir / "export" / "model"
+        assert served_top1 == _compare_engine_top1(export, images)
+
+        rss_before = psutil.Process(proc.pid).memory_info().rss
+        figures = {}
+        for concurrency in (1, 4, 16):
+            result = run_loadtest(url, token=token, concurrency=concurrency, requests=48, duration_s=120)
+            assert result.errors == {} and result.ok == 48, result.errors
+            assert result.throughput_rps > 0 and result.percentile(99) is not None
+            figures[concurrency] = (round(result.throughput_rps, 1), result.percentile(99))
+        rss_after = psutil.Process(proc.pid).memory_info().rss
+        print(
+            f"loadtest (req/s, p99 ms) by concurrency: {figures}; RSS {rss_before >> 20} → {rss_after >> 20} MiB"
+        )
+        assert rss_after - rss_before < 256 * 2**20
+
+        # The command: report in the run's reports/, a row in the matrix, figures in JSON.
+        cli = subprocess.run(
+            [sys.executable, "-m", "workbench", "--workspace", str(demo.store.workspace), "loadtest", url,
+             "-c", "2", "-n", "8", "--json"],
+            capture_output=True, text=True, env=demo.env(), timeout=120,
+        )  # fmt: skip
+        assert cli.returncode == 0, cli.stderr
+        doc = json.loads(cli.stdout)
+        assert doc["ok"] and doc["latency_ms"]["p99"] is not None and doc["errors"] == {}
+        assert Path(doc["reports"]["json"]).parent == demo.run_dir / "reports"
+        assert doc["matrix_row"]["path"] == "serve:poolx2:c2" and doc["matrix_row"]["p99_ms"] is not None
+        rows = (demo.store.workspace / "matrix.jsonl").read_text(encoding="utf-8").splitlines()
+        assert any(json.loads(r)["path"] == "serve:poolx2:c2" for r in rows)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+    rest = []
+    while not lines.empty():
+        rest.append(lines.get())
+    assert code == 0, "".join(rest)
+    assert any("Stopped" in line for line in rest), rest
+    with socket.socket() as sock:  # the port is free again
+        sock.bind(("127.0.0.1", port))
+    log = (demo.run_dir / "serve.log").read_text(encoding="utf-8")
+    assert log.count('"POST /predict" 200') >= 48 * 3 and token not in log
+
+
+def test_serve_bad_input_says_how_to_fix_it(demo: Demo, tmp_path: Path) -> None:
+    def serve(*args: str, code: str | None = None) -> subprocess.CompletedProcess[str]:
+        prefix = [sys.executable, "-c", code, "--"] if code else [sys.executable, "-m", "workbench"]
+        return subprocess.run(
+            [*prefix, "--workspace", str(demo.store.workspace), "serve", *args],
+            capture_output=True, text=True, env=demo.env(), timeout=120,
+        )  # fmt: skip
+
+    run = tmp_path / "run"
+    shutil.copytree(demo.run_dir, run, ignore=shutil.ignore_patterns("export", "serve.log", "reports"))
+    res = serve(str(run))
+    assert res.returncode == 2 and "paddle-workbench compare" in res.stdout and "Traceback" not in res.stderr
+    res = serve("no-such-run")
+    assert res.returncode == 2 and "no run 'no-such-run'" in res.stdout
+    blocked = (
+        "import sys; sys.modules['fastapi'] = None; sys.argv[0] = 'paddle-workbench'; "
+        "from workbench.cli import main; main(sys.argv[2:])"
+    )
+    res = serve(demo.run_dir.name, code=blocked)
+    assert res.returncode == 2 and "pip install 'paddle-workbench[serve]'" in res.stdout
+    # A changed export no longer verifies against its manifest.
+    changed = tmp_path / "changed"
+    shutil.copytree(demo.run_dir / "export", changed)
+    with open(changed / "model.pdiparams", "ab") as fh:
+        fh.write(b"\0")
+    res = serve(str(changed))
+    assert res.returncode == 2 and "does not verify" in res.stdout and "model.pdiparams" in res.stdout
+    # A port already in use.
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        res = serve(demo.run_dir.name, "--port", str(sock.getsockname()[1]))
+    assert res.returncode == 2 and "--port" in res.stdout

@@ -1,0 +1,238 @@
+"""Serving: ``serve`` and ``loadtest``, their bad input, and the errors the server returns to clients."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    # -- serve: bad input (exit code 2) ------------------------------------------------------------
+    "serve.input.extra_missing": (
+        "serving needs the optional packages {modules} — install them: {fix}",
+        "模型服务需要可选依赖 {modules}——请安装：{fix}",
+    ),
+    "serve.input.no_export": (
+        "{run}: the run has no export to serve — export its newest checkpoint with '{command}' "
+        "(or train with export.enabled: true), then serve again",
+        "{run}：该运行没有可服务的导出模型——先用 '{command}' 导出最新检查点"
+        "（或训练时设置 export.enabled: true），再重新启动服务",
+    ),
+    "serve.input.export_invalid": (
+        "{path}: the export does not verify against its manifest (files changed or truncated) — "
+        "delete the folder and export again with 'paddle-workbench compare'",
+        "{path}：导出模型与其清单校验不符（文件被修改或截断）——删除该目录，并用 'paddle-workbench compare' 重新导出",
+    ),
+    "serve.input.export_unreadable": (
+        "{path}: cannot read the export's manifest or preprocess.json ({error}) — export again",
+        "{path}：无法读取导出模型的清单或 preprocess.json（{error}）——请重新导出",
+    ),
+    "serve.input.preprocess_changed": (
+        "the preprocessing '{name}' has changed since this model was exported — serving it would feed the "
+        "model different numbers; export again with this version (paddle-workbench compare)",
+        "预处理 '{name}' 在导出该模型后已改变——继续服务会给模型输入不同的数据；请用当前版本重新导出（paddle-workbench compare）",
+    ),
+    "serve.input.bind_failed": (
+        "cannot listen on {host}:{port} ({error}) — pick another --port (0: any free port)",
+        "无法监听 {host}:{port}（{error}）——请换一个 --port（0 表示任意空闲端口）",
+    ),
+    "serve.token.env_short": (
+        "{env} is shorter than {min} characters — use a long random token (python -c 'import secrets; "
+        "print(secrets.token_urlsafe(32))')",
+        "{env} 少于 {min} 个字符——请使用足够长的随机令牌（python -c 'import secrets; "
+        "print(secrets.token_urlsafe(32))'）",
+    ),
+    "serve.token.unsafe_mode": (
+        "{path}: the token file is readable or writable by others (mode {mode}) — run 'chmod 600 {path}'",
+        "{path}：令牌文件可被其他用户读写（权限 {mode}）——请执行 'chmod 600 {path}'",
+    ),
+    "serve.token.file_short": (
+        "{path}: the token file holds fewer than {min} characters — delete it; serve makes a new one",
+        "{path}：令牌文件少于 {min} 个字符——删除它，serve 会重新生成",
+    ),
+    # -- serve: console ----------------------------------------------------------------------------
+    "serve.cli.opt.host": (
+        "Address to listen on (loopback by default; another address exposes the model to the network).",
+        "监听地址（默认仅本机回环；其他地址会把模型暴露到网络）。",
+    ),
+    "serve.cli.opt.port": ("Port to listen on (0: any free port).", "监听端口（0 表示任意空闲端口）。"),
+    "serve.cli.opt.workers": (
+        "Requests run on the model at once (with --guard pool: that many predictors).",
+        "同时在模型上运行的请求数（--guard pool 时即预测器个数）。",
+    ),
+    "serve.cli.opt.guard": (
+        "How concurrent requests are kept apart: a pool of predictors or one predictor behind a lock.",
+        "并发请求的隔离方式：预测器池，或单个预测器加锁。",
+    ),
+    "serve.cli.opt.max_batch": ("Most inputs in one request.", "单个请求最多包含的输入数。"),
+    "serve.cli.opt.max_body": (
+        "Largest request body, in MiB (larger: 413).",
+        "请求体上限（MiB，超出返回 413）。",
+    ),
+    "serve.cli.opt.rate": (
+        "Requests per second per client, on average (more: 429).",
+        "每个客户端平均每秒请求数（超出返回 429）。",
+    ),
+    "serve.cli.opt.burst": (
+        "Requests a client may send at once before the rate applies.",
+        "限流生效前客户端可一次性发送的请求数。",
+    ),
+    "serve.cli.loading": ("Loading {name} from {path} …", "正在从 {path} 加载 {name} …"),
+    "serve.cli.open_failed": (
+        "Paddle Inference cannot open the export ({error}) — check it with 'paddle-workbench compare'",
+        "Paddle Inference 无法打开导出模型（{error}）——请用 'paddle-workbench compare' 检查",
+    ),
+    "serve.cli.not_loopback": (
+        "Listening on {host}: reachable from other machines. Every request still needs the token.",
+        "正在监听 {host}：其他机器可以访问。所有请求仍需令牌。",
+    ),
+    "serve.cli.token_created": (
+        "A token was created for this workspace (mode 0600). Clients send 'Authorization: Bearer <token>'; "
+        "read it with: {command}",
+        "已为本工作区生成令牌（权限 0600）。客户端需发送 'Authorization: Bearer <令牌>'；读取方式：{command}",
+    ),
+    "serve.cli.token_file": (
+        "Clients send 'Authorization: Bearer <token>'; read the token with: {command}",
+        "客户端需发送 'Authorization: Bearer <令牌>'；读取令牌：{command}",
+    ),
+    "serve.cli.token_env": (
+        "Clients send 'Authorization: Bearer <token>' with the token from {env}.",
+        "客户端需发送 'Authorization: Bearer <令牌>'，令牌取自 {env}。",
+    ),
+    "serve.cli.ready": (
+        "Serving on {url} (guard {guard} × {workers}); access log {log}. "
+        "Ctrl-C or SIGTERM stops after in-flight requests; a second one exits at once.",
+        "服务地址 {url}（隔离方式 {guard} × {workers}）；访问日志 {log}。"
+        "Ctrl-C 或 SIGTERM 会在处理完进行中的请求后停止；再按一次立即退出。",
+    ),
+    "serve.cli.stopping": (
+        "Stopping: no new connections; finishing in-flight requests (signal again to exit at once) …",
+        "正在停止：不再接受新连接，处理完进行中的请求（再发一次信号立即退出）…",
+    ),
+    "serve.cli.stopped": ("Stopped; the port is free.", "已停止，端口已释放。"),
+    # -- serve: errors returned to clients ---------------------------------------------------------
+    "serve.request.unauthorized": (
+        "missing or wrong bearer token — send 'Authorization: Bearer <token>'",
+        "缺少或错误的令牌——请发送 'Authorization: Bearer <令牌>'",
+    ),
+    "serve.request.rate_limited": (
+        "too many requests from this client — retry after the Retry-After seconds",
+        "该客户端请求过多——请在 Retry-After 秒后重试",
+    ),
+    "serve.request.too_large": (
+        "request body over {limit} bytes — send fewer or smaller inputs",
+        "请求体超过 {limit} 字节——请减少或缩小输入",
+    ),
+    "serve.request.bad_json": ("the body is not valid JSON", "请求体不是有效的 JSON"),
+    "serve.request.not_object": (
+        'the body must be a JSON object: {"images": [...]} or {"arrays": [...]}',
+        '请求体必须是 JSON 对象：{"images": [...]} 或 {"arrays": [...]}',
+    ),
+    "serve.request.unknown_keys": (
+        "unknown keys {keys} — send only 'images' or 'arrays'",
+        "未知的键 {keys}——只能发送 'images' 或 'arrays'",
+    ),
+    "serve.request.one_of": (
+        "send exactly one of 'images' (base64 strings) or 'arrays' (preprocessed nested lists)",
+        "'images'（base64 字符串）与 'arrays'（已预处理的嵌套列表）必须且只能提供一个",
+    ),
+    "serve.request.empty": ("the inputs must be a non-empty list", "输入必须是非空列表"),
+    "serve.request.too_many": (
+        "{count} inputs in one request; at most {max} — split the request",
+        "单个请求包含 {count} 个输入，最多 {max} 个——请拆分请求",
+    ),
+    "serve.request.arrays_only": (
+        "this model's preprocessing ({name}) is not built in: send preprocessed 'arrays', not images",
+        "该模型的预处理（{name}）不是内置的：请发送已预处理的 'arrays'，而不是图片",
+    ),
+    "serve.request.image_not_string": (
+        "images[{index}] is not a base64 string",
+        "images[{index}] 不是 base64 字符串",
+    ),
+    "serve.request.bad_base64": ("images[{index}] is not valid base64", "images[{index}] 不是有效的 base64"),
+    "serve.request.bad_image": (
+        "images[{index}] is not an image Pillow can read ({error})",
+        "images[{index}] 不是 Pillow 可读取的图片（{error}）",
+    ),
+    "serve.request.image_too_large": (
+        "images[{index}] is {width}×{height} pixels — too large; resize it first",
+        "images[{index}] 为 {width}×{height} 像素——过大，请先缩小",
+    ),
+    "serve.request.bad_array": (
+        "arrays[{index}] is not a rectangular list of numbers",
+        "arrays[{index}] 不是规整的数字列表",
+    ),
+    "serve.request.nonfinite": ("arrays[{index}] holds NaN or Inf", "arrays[{index}] 含有 NaN 或 Inf"),
+    "serve.request.bad_shape": (
+        "input {index} has shape {got}; the model takes {want} per item",
+        "输入 {index} 的形状为 {got}；模型每项需要 {want}",
+    ),
+    "serve.request.internal": (
+        "internal error — the server log has the request id",
+        "服务内部错误——服务日志中记录了该请求 id",
+    ),
+    "serve.request.not_found": (
+        "no such route — use POST /predict, GET /healthz, /metrics or /model",
+        "没有该路径——请使用 POST /predict、GET /healthz、/metrics 或 /model",
+    ),
+    "serve.request.not_allowed": ("method not allowed on this route", "该路径不支持此方法"),
+    # -- loadtest ----------------------------------------------------------------------------------
+    "loadtest.cli.opt.concurrency": ("Requests in flight at once.", "同时进行的请求数。"),
+    "loadtest.cli.opt.requests": ("Most requests to send.", "最多发送的请求数。"),
+    "loadtest.cli.opt.duration": (
+        "Most seconds to run (whichever limit comes first).",
+        "最长运行秒数（先到先停）。",
+    ),
+    "loadtest.cli.opt.token": (
+        "Bearer token (default: PADDLE_WORKBENCH_SERVE_TOKEN, else the workspace's token file). "
+        "Visible to other users in the process list.",
+        "令牌（默认取 PADDLE_WORKBENCH_SERVE_TOKEN，否则取工作区的令牌文件）。进程列表中对其他用户可见。",
+    ),
+    "loadtest.cli.opt.image": (
+        "Image file to send (repeat for a batch; default: one input of zeros shaped like the model's input).",
+        "要发送的图片文件（可重复以组成批次；默认发送一个与模型输入同形状的全零输入）。",
+    ),
+    "loadtest.cli.opt.allow_remote": (
+        "Allow a target that is not this machine (only load-test servers you own).",
+        "允许非本机目标（只压测你自己的服务）。",
+    ),
+    "loadtest.cli.opt.no_record": (
+        "Write no report and no matrix row.",
+        "不写报告，也不写兼容矩阵行。",
+    ),
+    "loadtest.input.bad_url": (
+        "{url} is not an http(s) URL — e.g. http://127.0.0.1:8866",
+        "{url} 不是 http(s) URL——例如 http://127.0.0.1:8866",
+    ),
+    "loadtest.input.remote": (
+        "{host} is not this machine — load-test your own servers only; pass --allow-remote if it is yours",
+        "{host} 不是本机——只压测你自己的服务；若确属你所有，请加 --allow-remote",
+    ),
+    "loadtest.input.no_token": (
+        "no token: pass --token, set {env}, or start 'paddle-workbench serve' in this workspace "
+        "(it writes {path})",
+        "没有令牌：请传入 --token、设置 {env}，或在本工作区启动 'paddle-workbench serve'（它会写入 {path}）",
+    ),
+    "loadtest.input.unreachable": (
+        "{url} does not answer ({error}) — is 'paddle-workbench serve' running there?",
+        "{url} 无响应（{error}）——'paddle-workbench serve' 是否在运行？",
+    ),
+    "loadtest.input.model_status": (
+        "{url}/model answered {status} — check the token (401) or the URL",
+        "{url}/model 返回 {status}——请检查令牌（401）或 URL",
+    ),
+    "loadtest.cli.summary": (
+        "{url}: concurrency {concurrency}, {sent} sent, {ok} answered 200",
+        "{url}：并发 {concurrency}，已发送 {sent}，成功（200）{ok}",
+    ),
+    "loadtest.cli.figures": (
+        "throughput {rps} req/s; latency p50 {p50} ms, p90 {p90} ms, p99 {p99} ms",
+        "吞吐 {rps} 请求/秒；延迟 p50 {p50} ms，p90 {p90} ms，p99 {p99} ms",
+    ),
+    "loadtest.cli.errors": ("errors by status: {errors}", "按状态码统计的错误：{errors}"),
+    "loadtest.cli.reports": ("Report: {md} (matrix row added)", "报告：{md}（已写入兼容矩阵）"),
+    "loadtest.report.title": ("Load test of {model}", "{model} 压测报告"),
+    "loadtest.report.load": (
+        "concurrency {concurrency}: {sent} sent, {ok} answered 200",
+        "并发 {concurrency}：已发送 {sent}，成功（200）{ok}",
+    ),
+    "loadtest.report.throughput": (
+        "throughput {rps} req/s over {seconds} s",
+        "吞吐 {rps} 请求/秒，历时 {seconds} 秒",
+    ),
+    "loadtest.report.errors": ("errors by status", "按状态码统计的错误"),
+}
