@@ -361,3 +361,69 @@ def test_serve_bad_input_says_how_to_fix_it(demo: Demo, tmp_path: Path) -> None:
         sock.listen()
         res = serve(demo.run_dir.name, "--port", str(sock.getsockname()[1]))
     assert res.returncode == 2 and "--port" in res.stdout
+
+
+def _wait_for(lines: queue.Queue[str], text: str, timeout: float = 60) -> list[str]:
+    seen = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=1)
+        except queue.Empty:
+            continue
+        seen.append(line)
+        if text in line:
+            return seen
+    raise AssertionError(f"no {text!r} in:\n" + "".join(seen))
+
+
+def _half_sent_request(url: str, token: str, demo: Demo) -> tuple[socket.socket, bytes]:
+    """A ``POST /predict`` whose body is half sent: in flight until the rest arrives."""
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    body = json.dumps({"images": [_b64(demo.images[0])]}).encode()
+    head = (
+        f"POST /predict HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    sock = socket.create_connection((host, int(port)), timeout=60)
+    sock.sendall(head + body[:10])
+    return sock, body[10:]
+
+
+def test_first_signal_finishes_in_flight_requests_second_exits_at_once(demo: Demo) -> None:
+    from workbench.serve.auth import token_path
+
+    proc, url, lines = _start(demo)
+    token = token_path(demo.store.workspace).read_text(encoding="utf-8").strip()
+    sock, rest = _half_sent_request(url, token, demo)
+    try:
+        time.sleep(0.5)  # the request has reached the app (bounded: one sleep, no assert on time)
+        proc.send_signal(signal.SIGTERM)
+        _wait_for(lines, "Stopping")
+        assert proc.poll() is None  # still running: the request is in flight
+        sock.sendall(rest)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+        assert proc.wait(timeout=60) == 0
+    finally:
+        sock.close()
+        if proc.poll() is None:
+            proc.kill()
+
+    proc, url, lines = _start(demo)
+    sock, _ = _half_sent_request(url, token, demo)
+    try:
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        _wait_for(lines, "Stopping")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 128 + signal.SIGTERM  # at once, the request abandoned
+    finally:
+        sock.close()
+        if proc.poll() is None:
+            proc.kill()

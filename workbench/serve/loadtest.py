@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
+import socket
 import threading
 import time
 from collections import Counter
@@ -125,11 +127,19 @@ def run_loadtest(
     progress: Callable[[int, int], None] | None = None,
 ) -> LoadtestResult:
     """Send up to ``requests`` ``POST /predict`` from ``concurrency`` threads for at most ``duration_s``."""
+    # httpx logs every request at INFO; where the root logger is configured (Paddle does so on import)
+    # a load test would print thousands of lines.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     base = url.rstrip("/")
     headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     result = LoadtestResult(base, concurrency, requests, duration_s)
-    with httpx.Client(headers=headers, timeout=timeout_s, limits=limits) as client:
+    # TCP_NODELAY: httpx writes the headers and the body separately; with Nagle's algorithm the body
+    # waits for the server's delayed ACK (~40 ms on Linux), which would be measured as latency.
+    transport = httpx.HTTPTransport(
+        limits=limits, socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
+    )
+    with httpx.Client(headers=headers, timeout=timeout_s, transport=transport) as client:
         try:
             info = client.get(f"{base}/model")
         except httpx.HTTPError as exc:
