@@ -214,17 +214,34 @@ async def test_token_rate_body_limits_and_json_errors_then_still_serving(served:
     assert TOKEN not in log
 
 
-async def test_concurrent_requests_get_their_own_answers(served: Any, demo: Demo) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_concurrent_requests_get_their_own_answers(workers: int, demo: Demo) -> None:
+    """One predictor behind the lock, or two on owner threads: 32 requests at once, each its own answer."""
     import asyncio
 
-    async with _client(served) as client:
-        single = []
-        for path in demo.images[:8]:
-            res = await client.post("/predict", json={"images": [_b64(path)]}, headers=AUTH)
-            single.append(res.json()["outputs"][0]["top1"])
-        results = await asyncio.gather(
-            *[client.post("/predict", json={"images": [_b64(p)]}, headers=AUTH) for p in demo.images[:8] * 4]
-        )
+    from workbench.serve.auth import Token
+    from workbench.serve.options import ServeOptions
+    from workbench.serve.server import close_logger, open_state
+    from workbench.serve.source import resolve_export
+
+    export = resolve_export(demo.run_dir.name, demo.store)
+    served = open_state(export, Token(TOKEN, "test"), ServeOptions(port=0, workers=workers))
+    assert served.predictor.guard == ("lock" if workers == 1 else "pool")
+    try:
+        async with _client(served) as client:
+            single = []
+            for path in demo.images[:8]:
+                res = await client.post("/predict", json={"images": [_b64(path)]}, headers=AUTH)
+                single.append(res.json()["outputs"][0]["top1"])
+            results = await asyncio.gather(
+                *[
+                    client.post("/predict", json={"images": [_b64(p)]}, headers=AUTH)
+                    for p in demo.images[:8] * 4
+                ]
+            )
+    finally:
+        served.predictor.close()
+        close_logger(served.access_log)
     assert [r.json()["outputs"][0]["top1"] for r in results] == single * 4
 
 

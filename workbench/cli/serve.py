@@ -41,7 +41,7 @@ def serve_command() -> click.Command:
         help=t("serve.cli.opt.workers"),
     )  # fmt: skip
     @click.option(
-        "--guard", type=click.Choice(GUARDS), default=defaults.guard, show_default=True,
+        "--guard", type=click.Choice(GUARDS), default=None,
         help=t("serve.cli.opt.guard"),
     )  # fmt: skip
     @click.option(
@@ -69,7 +69,7 @@ def serve_command() -> click.Command:
         host: str,
         port: int,
         workers: int,
-        guard: str,
+        guard: str | None,
         max_batch: int,
         max_body_mb: float,
         rate: float,

@@ -1,8 +1,14 @@
 """The settings of one server (pydantic, so a bad value is reported like any other config problem).
 
 Defaults are the safe ones: loopback only, a bearer token always, a per-client rate limit, a small body
-limit. ``workers`` is the number of requests run on the model at once: with the ``pool`` guard, that
-many predictors (each one CPU thread); with ``lock``, requests wait for the one predictor.
+limit. ``workers`` is the number of predictors: 1 (the default) is one predictor behind a lock, more is
+a pool of that many predictors on owner threads. ``guard`` overrides that choice (for measuring).
+
+Why one predictor behind a lock by default: ``benchmarks/serve_pool.py`` on the demo export (2 shared
+CPU cores) measured the lock faster at every concurrency — 2305 vs 1657 calls/s at 4 threads — and so
+did the whole server (``benchmarks/serve_load.py``: 336 vs 184 requests/s at concurrency 4). A small
+model runs in well under a millisecond, so handing work to another thread costs more than it saves. A
+larger model on more cores is where ``--workers N`` pays; measure it there with the same scripts.
 """
 
 from __future__ import annotations
@@ -12,8 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from workbench.serve.predictor import Guard
 
 DEFAULT_PORT = 8866
-DEFAULT_GUARD: Guard = "pool"
-"""Measured faster than ``lock`` on the demo export (``benchmarks/serve_pool.py``; README, "Serve")."""
 
 
 class ServeOptions(BaseModel):
@@ -22,8 +26,9 @@ class ServeOptions(BaseModel):
     host: str = "127.0.0.1"
     port: int = Field(DEFAULT_PORT, ge=0, le=65535)
     """``0``: any free port (the one chosen is printed)."""
-    workers: int = Field(2, ge=1, le=64)
-    guard: Guard = DEFAULT_GUARD
+    workers: int = Field(1, ge=1, le=64)
+    guard: Guard | None = None
+    """``None``: ``lock`` for one worker, ``pool`` for more."""
     max_batch: int = Field(32, ge=1, le=4096)
     max_body_bytes: int = Field(8 * 2**20, ge=1024, le=2**30)
     rate: float = Field(200.0, gt=0, le=1e6)
@@ -32,3 +37,9 @@ class ServeOptions(BaseModel):
     """Requests a client may send at once before the rate applies."""
     graceful_timeout_s: float = Field(30.0, gt=0, le=3600)
     """After the first signal: how long in-flight requests may take before they are cancelled."""
+
+    @property
+    def chosen_guard(self) -> Guard:
+        if self.guard is not None:
+            return self.guard
+        return "lock" if self.workers == 1 else "pool"

@@ -14,8 +14,8 @@ does exactly that. Measured: 2 predictors borrowed by 4 threads recreated 30 tim
 failed; the same calls on owner threads, 0 (see docs/paddle-notes.md, "Serving"). One predictor
 behind a lock did not fail either way.
 
-``benchmarks/serve_pool.py`` measures both guards on the demo export; the default is the one that
-measured faster (README, "Serve"). Both open predictors through
+``benchmarks/serve_pool.py`` measures both guards on the demo export; one worker (the default) uses
+the lock, which measured faster here (:mod:`workbench.serve.options`; README, "Serve"). Both open predictors through
 :func:`workbench.inference.paths._predictor.open_predictor` — the exact code path ``compare``
 measures as ``predictor_ir_on`` — so a served answer is the compared answer.
 """

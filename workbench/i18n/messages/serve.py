@@ -51,12 +51,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "serve.cli.opt.port": ("Port to listen on (0: any free port).", "监听端口（0 表示任意空闲端口）。"),
     "serve.cli.opt.workers": (
-        "Requests run on the model at once (with --guard pool: that many predictors).",
-        "同时在模型上运行的请求数（--guard pool 时即预测器个数）。",
+        "Predictors: 1 runs requests one at a time behind a lock (fastest for small models here); "
+        "N runs N at once, each predictor on its own thread.",
+        "预测器个数：1 表示加锁逐个运行（在本机对小模型最快）；N 表示 N 个预测器各占一个线程并发运行。",
     ),
     "serve.cli.opt.guard": (
-        "How concurrent requests are kept apart: a pool of predictors or one predictor behind a lock.",
-        "并发请求的隔离方式：预测器池，或单个预测器加锁。",
+        "Override how concurrent requests are kept apart (default: lock for 1 worker, pool for more).",
+        "覆盖并发请求的隔离方式（默认：1 个 worker 用 lock，多个用 pool）。",
     ),
     "serve.cli.opt.max_batch": ("Most inputs in one request.", "单个请求最多包含的输入数。"),
     "serve.cli.opt.max_body": (
