@@ -63,7 +63,9 @@ def open_state(export: ServedExport, token: Token, options: ServeOptions) -> Ser
     preprocessor = Preprocessor.for_export(export.preprocess, export.input_spec, options.max_batch)
     paddle = import_paddle()
     input_name = str((export.input_spec[0] if export.input_spec else {}).get("name") or "x")
-    predictor = GuardedPredictor.open(paddle, export.prefix, input_name, options.chosen_guard, options.workers)
+    predictor = GuardedPredictor.open(
+        paddle, export.prefix, input_name, options.chosen_guard, options.workers
+    )
     return ServeState(
         export=export,
         preprocessor=preprocessor,
