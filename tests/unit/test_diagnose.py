@@ -109,6 +109,8 @@ def test_noise_is_not_an_error() -> None:
             "(use_trt=False)",
             "I0611 10:00:01.000 100 tcp_store.cc:336] create libuv server at port: 45463",
             "I0611 10:00:01.100 100 tcp_utils.cc:132] Successfully connected to 127.0.0.1:45463",
+            "I1130 23:01:26.548506 29701 tcp_utils.cc:109] Retry to connect to 127.0.0.1:45463 while the server is "
+            "not yet listening.",
             "======================= Modified FLAGS detected =======================",
             "[2026/06/10 10:12:01] ppocr INFO: epoch: [1/500], global_step: 10, lr: 0.001000, acc: 0.31, loss: 2.512,"
             " avg_reader_cost: 0.012 s",

@@ -918,6 +918,49 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "找到 {count} 个已知原因，最可能的排在最前",
     ),
     "diagnose.source.traceback": ("traceback", "traceback"),
+    # -- report bundle ---------------------------------------------------------------------------------
+    "report.env.skipped": ("Environment check not run (--no-check).", "未运行环境检查（--no-check）。"),
+    "report.env.stored": (
+        "Environment verdicts reused from the stored check {file} (taken {taken}); pass --check to run it again.",
+        "环境结论沿用已保存的检查 {file}（{taken}）；传入 --check 可重新检查。",
+    ),
+    "report.env.none": ("No stored environment check in this workspace.", "本工作区没有已保存的环境检查。"),
+    "report.env.ran": ("Environment check run now for this report.", "已为本报告重新运行环境检查。"),
+    "report.progress.env": ("collecting the environment verdicts…", "正在收集环境结论……"),
+    "report.progress.diagnose": ("diagnosing the run's logs…", "正在诊断运行日志……"),
+    "report.md.title": ("Paddle Workbench report: {run}", "Paddle Workbench 报告：{run}"),
+    "report.md.summary": ("Status: **{status}**, last step {step}.", "状态：**{status}**，最后一步 {step}。"),
+    "report.md.redacted": (
+        "Redacted: host names, IP addresses, user names in paths and token-like strings were replaced.",
+        "已脱敏：主机名、IP 地址、路径中的用户名和类似令牌的字符串已被替换。",
+    ),
+    "report.md.diagnosis": ("Diagnosis", "诊断"),
+    "report.md.failure": ("Failure", "失败信息"),
+    "report.md.alerts": ("Alerts", "告警"),
+    "report.md.environment": ("Environment", "环境"),
+    "report.md.compare": ("Train/inference comparisons", "训练/推理对比"),
+    "report.md.logs": ("Last lines of each log", "各日志的最后几行"),
+    "report.md.config": ("Run config", "运行配置"),
+    "report.md.fingerprint": ("Environment fingerprint (run.yaml)", "环境指纹（run.yaml）"),
+    "report.md.none": ("None.", "无。"),
+    "report.cli.opt.output": (
+        "Where to write the markdown (the JSON goes beside it); default: RUN/reports/report-<time>.md.",
+        "markdown 的写入位置（JSON 写在旁边）；默认：RUN/reports/report-<time>.md。",
+    ),
+    "report.cli.opt.redact": (
+        "Remove host names, IP addresses, user names in paths and token-like strings.",
+        "移除主机名、IP 地址、路径中的用户名和类似令牌的字符串。",
+    ),
+    "report.cli.opt.check": (
+        "Run the environment check now (--no-check: leave it out); default: reuse a stored one, else run it.",
+        "现在运行环境检查（--no-check：不包含）；默认：沿用已保存的检查，没有则运行。",
+    ),
+    "report.cli.no_run": (
+        "no run '{ref}' in workspace {workspace} — list runs with 'paddle-workbench runs'",
+        "工作区 {workspace} 中没有运行 '{ref}'——用 'paddle-workbench runs' 查看",
+    ),
+    "report.cli.write_failed": ("cannot write {path}: {error}", "无法写入 {path}：{error}"),
+    "report.cli.written": ("report: {md}\nJSON:   {json}", "报告：{md}\nJSON：{json}"),
 }
 
 for _id, ((_te, _tz), (_ce, _cz), (_fe, _fz)) in _SIGNATURES.items():

@@ -1,0 +1,269 @@
+"""The shareable report bundle: one markdown file (and JSON beside it) about one run, ready for an issue.
+
+What goes in: the environment verdicts (a stored ``check`` reused, one run now, or none — the report
+says which), the run's config and fingerprint, how it ended, the last lines of each log (per rank), its
+alerts, the compare reports it has (``reports/compare-*.json``) and the ``diagnose`` result over its
+logs. ``redact=True`` passes everything through :class:`~workbench.troubleshoot.redact.Redactor` first.
+
+Stored environment checks live in ``<workspace>/reports/check-<time>.json`` (the ``check --json``
+document); running the check for a report writes one there, so the next report reuses it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from workbench.events import AlertRaised
+from workbench.i18n import t
+from workbench.runs import read_run, read_run_doc_environment
+from workbench.troubleshoot.context import run_log_files, run_sources
+from workbench.troubleshoot.diagnose import DiagnoseInputError, diagnose_texts
+from workbench.troubleshoot.redact import Redactor
+
+TAIL_LINES = 20
+"""Last lines quoted per log (per rank)."""
+
+EnvMode = Literal["auto", "run", "stored", "skip"]
+
+
+@dataclass
+class Bundle:
+    """A report ready to write: the JSON document and its markdown rendering."""
+
+    doc: dict[str, Any]
+    markdown: str
+    notes: list[str] = field(default_factory=list)
+
+
+def stored_checks(workspace: Path) -> list[Path]:
+    """Stored environment checks of the workspace, newest first."""
+    folder = workspace / "reports"
+    return sorted(folder.glob("check-*.json"), reverse=True) if folder.is_dir() else []
+
+
+def _environment(workspace: Path, mode: EnvMode, timeout_s: float) -> dict[str, Any]:
+    if mode == "skip":
+        return {"source": "skipped", "checks": [], "note": t("report.env.skipped")}
+    stored = stored_checks(workspace)
+    if stored and mode in ("auto", "stored"):
+        try:
+            doc = json.loads(stored[0].read_text(encoding="utf-8"))
+            taken = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(doc.get("started") or 0)))
+            return {
+                "source": "stored",
+                "file": str(stored[0]),
+                "checks": list(doc.get("checks") or []),
+                "note": t("report.env.stored", file=stored[0].name, taken=taken),
+            }
+        except (OSError, ValueError, TypeError):
+            pass
+    if mode == "stored":
+        return {"source": "none", "checks": [], "note": t("report.env.none")}
+    from workbench.envcheck.engine import run_checks
+
+    report = run_checks(timeout_s=timeout_s)
+    doc = report.to_dict()
+    folder = workspace / "reports"
+    path = folder / f"check-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(doc, default=str, ensure_ascii=False, indent=1), encoding="utf-8")
+    except OSError:
+        pass
+    return {"source": "ran", "file": str(path), "checks": doc["checks"], "note": t("report.env.ran")}
+
+
+def _tails(run_dir: Path) -> dict[str, list[str]]:
+    tails: dict[str, list[str]] = {}
+    for path in run_log_files(run_dir):
+        try:
+            with open(path, "rb") as fh:
+                fh.seek(0, 2)
+                size = fh.tell()
+                fh.seek(max(0, size - 256_000))
+                text = fh.read().decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        lines = [line.rstrip("\r") for line in text.splitlines() if line.strip()]
+        tails[str(path.relative_to(run_dir))] = lines[-TAIL_LINES:]
+    return tails
+
+
+def _compares(run_dir: Path) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for path in sorted((run_dir / "reports").glob("compare-*.json")):
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        found.append(
+            {
+                "file": path.name,
+                "checkpoint": doc.get("checkpoint", {}).get("step")
+                if isinstance(doc.get("checkpoint"), dict)
+                else None,
+                "ok": doc.get("ok"),
+                "paths": [
+                    {k: p.get(k) for k in ("name", "status", "max_abs_diff", "cosine", "top1_agreement")}
+                    for p in doc.get("paths") or []
+                    if isinstance(p, dict)
+                ],
+                "findings": [
+                    {k: f.get(k) for k in ("id", "severity", "summary", "fix")}
+                    for f in doc.get("findings") or []
+                    if isinstance(f, dict)
+                ],
+            }
+        )
+    return found
+
+
+def build_bundle(
+    run_dir: Path,
+    workspace: Path,
+    *,
+    env: EnvMode = "auto",
+    redact: bool = False,
+    timeout_s: float = 60.0,
+    progress: Callable[[str], None] | None = None,
+) -> Bundle:
+    """Collect everything about ``run_dir`` into a report (not yet written)."""
+    record = read_run(run_dir)
+    summary = record.summary
+    say = progress or (lambda _msg: None)
+    say(t("report.progress.env"))
+    environment = _environment(workspace, env, timeout_s)
+    say(t("report.progress.diagnose"))
+    sources, notices = run_sources(run_dir)
+    try:
+        diagnosis = diagnose_texts(sources, notices).to_dict() if sources else None
+    except DiagnoseInputError:
+        diagnosis = None
+    failure = record.failure
+    alerts = [
+        {"kind": e.kind, "message": e.message, "step": e.step, "rank": e.rank}
+        for e in record.events
+        if isinstance(e, AlertRaised)
+    ]
+    doc: dict[str, Any] = {
+        "run_id": summary.run_id,
+        "run_dir": str(run_dir),
+        "name": summary.name,
+        "status": summary.status,
+        "last_step": summary.last_step,
+        "generated": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "redacted": redact,
+        "environment": environment,
+        "fingerprint": read_run_doc_environment(run_dir),
+        "config": record.config,
+        "failure": {
+            "error": failure.error,
+            "traceback": failure.traceback,
+            "step": failure.step,
+            "rank": failure.rank,
+        }
+        if failure is not None
+        else None,
+        "alerts": alerts,
+        "logs": _tails(run_dir),
+        "compare": _compares(run_dir),
+        "diagnosis": diagnosis,
+    }
+    if redact:
+        hosts = Redactor.discover_hosts(text for _, text in sources)
+        doc = Redactor(hosts).value(doc)
+        doc["redacted"] = True
+    return Bundle(doc, to_markdown(doc))
+
+
+def _fence(lines: list[str] | str) -> str:
+    body = lines if isinstance(lines, str) else "\n".join(lines)
+    return "```\n" + body.replace("```", "ʼʼʼ") + "\n```\n"
+
+
+def to_markdown(doc: dict[str, Any]) -> str:
+    """The report as markdown, in the order a reader needs it: what failed, why, then the context."""
+    out = [f"# {t('report.md.title', run=doc['run_id'])}\n"]
+    out.append(
+        t(
+            "report.md.summary",
+            status=doc["status"],
+            step=doc["last_step"] if doc["last_step"] is not None else "-",
+        )
+        + "\n"
+    )
+    if doc["redacted"]:
+        out.append(f"_{t('report.md.redacted')}_\n")
+    diagnosis = doc.get("diagnosis")
+    out.append(f"\n## {t('report.md.diagnosis')}\n")
+    if diagnosis and diagnosis["matches"]:
+        for i, match in enumerate(diagnosis["matches"], 1):
+            out.append(
+                f"{i}. **{match['title']}** (`{match['id']}`)  \n   {match['cause']}  \n   → {match['fix']}\n"
+            )
+            out.append(_fence(match["evidence"]))
+    else:
+        out.append(t("diagnose.cli.none") + "\n")
+    failure = doc.get("failure")
+    if failure:
+        out.append(f"\n## {t('report.md.failure')}\n")
+        out.append(_fence(failure.get("traceback") or failure.get("error") or ""))
+    out.append(f"\n## {t('report.md.alerts')}\n")
+    if doc["alerts"]:
+        for alert in doc["alerts"]:
+            out.append(
+                f"- step {alert['step']}, rank {alert['rank']}: `{alert['kind']}` {alert['message']}\n"
+            )
+    else:
+        out.append(t("report.md.none") + "\n")
+    env = doc["environment"]
+    out.append(f"\n## {t('report.md.environment')}\n\n{env['note']}\n\n")
+    if env["checks"]:
+        out.append("| check | status | summary |\n|---|---|---|\n")
+        for check in env["checks"]:
+            summary = str(check.get("summary", "")).replace("|", "\\|")
+            out.append(f"| {check.get('id')} | {check.get('status')} | {summary} |\n")
+    out.append(f"\n## {t('report.md.compare')}\n")
+    if doc["compare"]:
+        for report in doc["compare"]:
+            out.append(
+                f"\n`{report['file']}` — ok: {report['ok']}\n\n| path | status | max abs diff |\n|---|---|---|\n"
+            )
+            for path in report["paths"]:
+                out.append(f"| {path['name']} | {path['status']} | {path['max_abs_diff']} |\n")
+            for finding in report["findings"]:
+                out.append(f"- {finding['severity']}: {finding['summary']}\n")
+    else:
+        out.append(t("report.md.none") + "\n")
+    out.append(f"\n## {t('report.md.logs')}\n")
+    for name, lines in doc["logs"].items():
+        out.append(f"\n### {name}\n")
+        out.append(_fence(lines))
+    out.append(f"\n## {t('report.md.config')}\n")
+    out.append("```yaml\n" + yaml.safe_dump(doc["config"], sort_keys=False, allow_unicode=True) + "```\n")
+    out.append(f"\n## {t('report.md.fingerprint')}\n")
+    out.append(
+        "```yaml\n" + yaml.safe_dump(doc["fingerprint"], sort_keys=False, allow_unicode=True) + "```\n"
+    )
+    return "".join(out)
+
+
+def write_bundle(bundle: Bundle, output: Path | None, run_dir: Path) -> tuple[Path, Path]:
+    """Write the markdown and the JSON beside it; return both paths (``OSError`` on failure)."""
+    if output is None:
+        output = run_dir / "reports" / f"report-{time.strftime('%Y%m%d-%H%M%S')}.md"
+    json_path = output.with_suffix(".json")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(bundle.markdown, encoding="utf-8")
+    json_path.write_text(json.dumps(bundle.doc, ensure_ascii=False, indent=2, default=str), encoding="utf-8")
+    return output, json_path
+
+
+__all__ = ["Bundle", "EnvMode", "build_bundle", "stored_checks", "to_markdown", "write_bundle"]
