@@ -41,7 +41,7 @@ OUTSIDE_DOCUMENTS = tuple(
 OUTSIDE_PATTERN = re.compile("|".join(re.escape(name) for name in OUTSIDE_DOCUMENTS))
 
 DOCS_PATH = re.compile(r"\bdocs/[\w./-]*?\.md\b")
-# docs/architecture.md, "Run store"  |  docs/paddle-notes.md 'Auto-parallel'  |  docs/x.md, section "Y"
+# docs/architecture.md, "Run store"  |  docs/paddle-notes.md 'Auto-parallel'  |  <doc>, section "<words>"
 SECTION_REF = re.compile(
     r"\b(docs/[\w.-]+\.md)(?:#[\w-]+)?,?\s+(?:section\s+)?[\"'“‘]([^\"'”’\n]{2,80})[\"'”’]"
 )
