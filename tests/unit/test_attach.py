@@ -40,7 +40,7 @@ def _wait(predicate, timeout: float = 20.0) -> bool:  # type: ignore[no-untyped-
 
 
 def test_every_kit_format_is_registered_and_silent_modules_are_none() -> None:
-    assert set(KITS) <= set(PARSERS.names())
+    assert set(KITS) | {"visualdl"} == set(PARSERS.names())
     assert PARSERS.silent_modules() == []
 
 
@@ -180,3 +180,43 @@ def test_cli_attach_on_a_pipe_prints_steps_until_the_crash(tmp_path: Path) -> No
     done = _cli("attach", str(FIXTURES / "paddledetection_train.log"), cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     assert "step 61" in done.stdout and "failed" in done.stdout
+
+
+def _write_vdl(logdir: Path, steps: range) -> None:
+    from visualdl import LogWriter
+
+    with LogWriter(logdir=str(logdir), file_name="vdlrecords.train.log") as writer:
+        for step in steps:
+            writer.add_scalar(tag="TRAIN/loss", step=step, value=1.0 / (step + 1))
+            writer.add_scalar(tag="TRAIN/lr", step=step, value=0.01)
+            if step % 5 == 4:
+                writer.add_scalar(tag="EVAL/hmean", step=step, value=0.1 * step)
+
+
+def test_visualdl_records_are_read_through_logreader_and_followed(tmp_path: Path) -> None:
+    pytest.importorskip("visualdl")
+    logdir = tmp_path / "output" / "vdl"
+    _write_vdl(logdir, range(10))
+    run_dir = link_log(RunStore(tmp_path / "ws"), logdir)  # the folder: its record file is found
+    report = scan(run_dir)
+    assert report.format == "visualdl" and report.last_step == 9
+    assert set(report.metrics) == {"loss", "lr", "eval/hmean"}
+    job = attach(run_dir)
+    try:
+        assert job.metrics.series("eval/hmean").arrays()[0].tolist() == [4, 9]  # type: ignore[union-attr]
+        _write_vdl(logdir, range(10, 15))  # LogWriter appends to the same file, as a resumed kit would
+        assert _wait(lambda: job.metrics.last_step.get(0) == 14)
+        steps = job.metrics.series("loss").arrays()[0].tolist()  # type: ignore[union-attr]
+        assert steps == list(range(15))  # nothing twice
+    finally:
+        job.detach()
+
+
+def test_visualdl_records_without_the_extra_say_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "vdlrecords.1700000000.log"
+    record.write_bytes(b"\x00\x01")
+    monkeypatch.setitem(sys.modules, "visualdl", None)  # the optional package is not installed
+    with pytest.raises(AttachError, match=r"paddle-workbench\[visualdl\]"):
+        link_log(RunStore(tmp_path / "ws"), record)

@@ -25,7 +25,7 @@ EXPECTED = {
         "system.resources", "system.shm", "system.disk",
     ],
     "workbench.troubleshoot.flows": [],
-    "workbench.attach.parsers": ["paddleocr", "paddleclas", "paddledetection", "paddlex"],
+    "workbench.attach.parsers": ["paddleocr", "paddleclas", "paddledetection", "paddlex", "visualdl"],
     "workbench.inference.paths": [
         "dygraph_train", "jit_load", "onnxruntime", "predictor_gpu", "predictor_ir_off", "predictor_ir_on",
         "predictor_memory_optim",

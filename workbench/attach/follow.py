@@ -54,6 +54,7 @@ class LogFollower:
     rows: int = 0
     _partial: bytes = b""
     _traceback: list[str] | None = None
+    _record_steps: dict[str, int] = field(default_factory=dict)
 
     @property
     def total_steps(self) -> int | None:
@@ -71,6 +72,9 @@ class LogFollower:
 
     def poll(self, limit: int = READ_LIMIT) -> list[str]:
         """Read what the file gained (up to ``limit`` bytes); returns the new lines that were not metrics."""
+        if self.parser.records is not None:
+            self._poll_records()
+            return []
         try:
             with open(self.path, "rb") as fh:
                 fh.seek(self.offset)
@@ -91,6 +95,24 @@ class LogFollower:
         self.text_lines += len(text)
         return text
 
+    def _poll_records(self) -> None:
+        """A record file (VisualDL) is read whole when it grew; rows past each metric's last step are new."""
+        try:
+            size = self.path.stat().st_size
+        except OSError:
+            return
+        if size == self.offset or self.parser.records is None:
+            return
+        rows = self.parser.records(self.path)
+        self.offset = size
+        now = time.time()
+        for name, step, value in sorted(rows, key=lambda row: row[1]):
+            if step > self._record_steps.get(name, -1):
+                self._record_steps[name] = step
+                self.metrics.record(0, step, {name: value}, now)
+                self.last_step = max(step, self.last_step or step)
+                self.rows += 1
+
     def _consume(self, line: str, now: float) -> bool:
         """One complete line; ``True`` when it was a metric row."""
         try:
@@ -108,8 +130,6 @@ class LogFollower:
             self.epochs = position.get("epochs", self.epochs)
             self.iters = position.get("iters", self.iters)
             self.iteration = position.get("iter", self.iteration)
-            if self.epoch is not None:
-                metrics.setdefault("epoch", self.epoch)
             self.metrics.record(0, step, metrics, now)
             self.last_step = step
             self.rows += 1
@@ -123,7 +143,7 @@ class LogFollower:
         return False
 
     def _watch_for_crash(self, line: str) -> None:
-        if line.startswith(_TRACEBACK) or _TRACEBACK in line:
+        if line.lstrip().startswith(_TRACEBACK):  # Paddle's "C++ Traceback …" continues the same one
             self._traceback = [line]
             return
         if self._traceback is None:

@@ -55,12 +55,26 @@ def _head_lines(path: Path, limit: int = DETECT_BYTES) -> list[str]:
 
 
 def detect_format(path: Path) -> str | None:
-    """The registered format whose ``detect`` accepts the head of ``path`` (first match wins)."""
+    """The registered format whose ``detect`` accepts the head of ``path`` (first match wins); a record
+    format (VisualDL) is recognised by the file's name."""
+    for name, parser in PARSERS.items():
+        if parser.detect_path is not None and parser.detect_path(path):
+            return name
     lines = _head_lines(path)
     for name, parser in PARSERS.items():
         if parser.detect(lines):
             return name
     return None
+
+
+def _record_file_in(folder: Path) -> Path | None:
+    """The newest record file directly in ``folder`` (``attach`` may be given a VisualDL log folder)."""
+    found = []
+    for child in folder.iterdir():
+        for parser in PARSERS.values():
+            if parser.detect_path is not None and parser.detect_path(child) and child.is_file():
+                found.append(child)
+    return max(found, key=lambda p: p.stat().st_mtime) if found else None
 
 
 def is_linked(run_dir: Path) -> bool:
@@ -87,6 +101,8 @@ def _existing(store: RunStore, source: Path) -> Path | None:
 def link_log(store: RunStore, path: Path, fmt: str | None = None) -> Path:
     """Link ``path`` into ``store`` as a run (or find the run that already links it); returns its folder."""
     source = Path(os.path.realpath(path))
+    if source.is_dir():
+        source = _record_file_in(source) or source
     if not source.is_file():
         raise AttachError(t("attach.no_file", path=str(path)))
     try:
@@ -97,6 +113,16 @@ def link_log(store: RunStore, path: Path, fmt: str | None = None) -> Path:
         raise AttachError(t("attach.unknown_format", format=fmt, choices=", ".join(PARSERS.names())))
     if detected is None:
         raise AttachError(t("attach.unknown_log", path=str(path), choices=", ".join(PARSERS.names())))
+    parser = PARSERS.get(detected)
+    if parser.records is not None:
+        try:
+            parser.records(source)  # the optional reader must be there, and the file must read
+        except ImportError:
+            raise AttachError(t("attach.needs_extra", path=str(path), extra=detected)) from None
+        except Exception as exc:  # any failure of the third-party reader on this file is bad input here
+            raise AttachError(
+                t("attach.unreadable", path=str(path), error=str(exc) or type(exc).__name__)
+            ) from None
     found = _existing(store, source)
     if found is not None:
         return found

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from workbench.registry import Registry
 
@@ -39,6 +40,11 @@ class LogParser:
     """One line → metric values (``step`` among them), or ``None`` to keep the line as log text."""
     end_marker: re.Pattern[str] | None = None
     """A line the kit writes once training has completed (``best metric, …``), when it writes one."""
+    records: Callable[[Path], list[tuple[str, int, float]]] | None = None
+    """For a binary record format (VisualDL): read the whole file → ``(metric, step, value)`` rows.
+    Such a format is not read line by line; ``detect_path`` recognises its files."""
+    detect_path: Callable[[Path], bool] | None = None
+    """Whether a file is of this format by its name (record files have no text head to look at)."""
 
 
 PARSERS: Registry[LogParser] = Registry("log format", __name__)

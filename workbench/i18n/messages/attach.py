@@ -2,14 +2,14 @@
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "cli.attach.help": (
-        "Follow a PaddleOCR / PaddleClas / PaddleDetection / PaddleX training log as a read-only run "
-        "linked into the workspace (never copied).",
-        "以只读运行的方式跟踪 PaddleOCR / PaddleClas / PaddleDetection / PaddleX 的训练日志"
-        "（链接进工作区，不复制）。",
+        "Follow a PaddleOCR / PaddleClas / PaddleDetection / PaddleX training log, or VisualDL records, as "
+        "a read-only run linked into the workspace (never copied).",
+        "以只读运行的方式跟踪 PaddleOCR / PaddleClas / PaddleDetection / PaddleX 的训练日志或 VisualDL "
+        "记录文件（链接进工作区，不复制）。",
     ),
     "cli.attach.format": (
-        "the log's format when it cannot be recognised (paddleocr, paddleclas, paddledetection, paddlex)",
-        "无法自动识别时指定日志格式（paddleocr、paddleclas、paddledetection、paddlex）",
+        "the log's format when it cannot be recognised (paddleocr, paddleclas, paddledetection, paddlex, visualdl)",
+        "无法自动识别时指定日志格式（paddleocr、paddleclas、paddledetection、paddlex、visualdl）",
     ),
     "cli.attach.linked": ("linked {path} as run {run}", "已将 {path} 链接为运行 {run}"),
     "cli.attach.step": ("step {step}  {values}", "第 {step} 步  {values}"),
@@ -32,6 +32,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "attach.format.paddleclas": ("PaddleClas training log", "PaddleClas 训练日志"),
     "attach.format.paddledetection": ("PaddleDetection training log", "PaddleDetection 训练日志"),
     "attach.format.paddlex": ("PaddleX training log", "PaddleX 训练日志"),
+    "attach.format.visualdl": ("VisualDL records", "VisualDL 记录文件"),
+    "attach.needs_extra": (
+        "{path}: reading {extra} records needs the optional package: pip install 'paddle-workbench[{extra}]'",
+        "{path}：读取 {extra} 记录需要可选依赖：pip install 'paddle-workbench[{extra}]'",
+    ),
     "ui.key.attach_log": ("Attach a kit log", "附加套件日志"),
     "ui.attach.title": ("Follow a kit's training log", "跟踪套件训练日志"),
     "ui.attach.hint": (
