@@ -6,6 +6,11 @@ renders the result document (``CompareResult.to_dict()``, the same one ``compare
 paths coloured by tolerance, a histogram of per-element differences and latency bars for the selected
 path, the pitfall findings with their evidence, the operator inventory and the workspace matrix.
 :meth:`CompareScreen.show_result` takes a precomputed document, which is how the Pilot test drives it.
+
+``l`` serves the highlighted run's export and load-tests it
+(:func:`workbench.serve.session.serve_and_loadtest` on a worker: the real ``serve`` command in a child
+process, a bounded load test, SIGTERM), then shows throughput, p50/p90/p99 and the latency distribution;
+:meth:`CompareScreen.show_loadtest` renders a precomputed one.
 """
 
 from __future__ import annotations
@@ -22,7 +27,13 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from workbench.i18n import cell_width, t
 from workbench.screens.base import WorkbenchScreen
-from workbench.screens.workers import CheckpointsListed, CompareFinished, CompareProgressed
+from workbench.screens.workers import (
+    CheckpointsListed,
+    CompareFinished,
+    CompareProgressed,
+    LoadtestFinished,
+    LoadtestProgressed,
+)
 
 _STATUS_STYLE = {"ok": "green", "exceeds": "bold red", "error": "bold red", "skipped": "grey50"}
 _BAR_WIDTH = 30
@@ -70,6 +81,16 @@ def latency_text(doc: dict[str, Any]) -> Text:
     return out
 
 
+def latency_distribution_text(histogram: list[tuple[float, float, int]]) -> Text:
+    """Request latencies as bars, one line per bin (``low–high ms``, bar, count)."""
+    out = Text()
+    largest = max((count for _, _, count in histogram), default=0)
+    for low, high, count in histogram:
+        label = f"{low:7.1f}–{high:<7.1f} ms"
+        out.append(f"{label} {bar(count, largest, 24):<24} {count}\n")
+    return out
+
+
 class CompareScreen(WorkbenchScreen):
     """Pick a run's checkpoint, compare every path, read the differences and the pitfalls."""
 
@@ -77,6 +98,7 @@ class CompareScreen(WorkbenchScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "ui.key.back"),
         Binding("c", "compare", "ui.compare.key.run"),
+        Binding("l", "loadtest", "ui.compare.key.loadtest"),
         Binding("r", "reload", "ui.key.refresh"),
     ]
     DEFAULT_CSS = """
@@ -101,6 +123,7 @@ class CompareScreen(WorkbenchScreen):
                 yield Static(t("ui.compare.hint"), id="compare-progress", markup=False)
             with VerticalScroll(id="compare-right"):
                 yield DataTable(id="paths", cursor_type="row")
+                yield Static(id="compare-serve", classes="compare-pane")
                 yield Static(id="compare-detail", classes="compare-pane")
                 yield Static(id="compare-findings", classes="compare-pane")
                 yield Static(id="compare-ops", classes="compare-pane")
@@ -211,6 +234,83 @@ class CompareScreen(WorkbenchScreen):
             self.show_result(message.doc)
         else:
             self.query_one("#compare-progress", Static).update(message.error)
+
+    # -- serving the run and load-testing it -----------------------------------------------------------
+
+    def action_loadtest(self) -> None:
+        table = self.query_one("#checkpoints", DataTable)
+        workspace = self._workspace()
+        pane = self.query_one("#compare-serve", Static)
+        if table.row_count == 0 or workspace is None:
+            pane.update(t("ui.compare.loadtest.none"))
+            return
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        if key is None or key not in self._targets:
+            pane.update(t("ui.compare.loadtest.none"))
+            return
+        run_dir, _step = self._targets[key]
+        self._loadtest(workspace, run_dir)
+
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="compare-loadtest",
+        description="worker.loadtest",
+    )
+    def _loadtest(self, workspace: Path, run_dir: str) -> None:
+        from workbench.serve.loadtest import LoadtestInputError
+        from workbench.serve.session import serve_and_loadtest
+
+        def progress(text: str) -> None:
+            self.post_message(LoadtestProgressed(text=text))
+
+        try:
+            result = serve_and_loadtest(workspace, run_dir, progress=progress)
+        except LoadtestInputError as exc:
+            self.post_message(LoadtestFinished(error="\n".join(exc.messages)))
+            return
+        self.post_message(LoadtestFinished(doc=result.doc, histogram=result.histogram))
+
+    @on(LoadtestProgressed)
+    def _loadtest_progressed(self, message: LoadtestProgressed) -> None:
+        self.query_one("#compare-serve", Static).update(message.text)
+
+    @on(LoadtestFinished)
+    def _loadtest_finished(self, message: LoadtestFinished) -> None:
+        if message.doc is not None:
+            self.show_loadtest(message.doc, message.histogram)
+        else:
+            self.query_one("#compare-serve", Static).update(Text(message.error, style="bold red"))
+
+    def show_loadtest(self, doc: dict[str, Any], histogram: list[tuple[float, float, int]]) -> None:
+        """Render a load-test document (``loadtest --json``) and its latency distribution."""
+        lat = doc.get("latency_ms") or {}
+        out = Text()
+        out.append(
+            t(
+                "ui.compare.loadtest.title",
+                model=str((doc.get("model") or {}).get("name", "?")),
+                concurrency=doc.get("concurrency", "?"),
+                ok=doc.get("succeeded", 0),
+                sent=doc.get("sent", 0),
+                rps=_fmt(doc.get("throughput_rps"), ".1f"),
+                p50=_fmt(lat.get("p50")),
+                p90=_fmt(lat.get("p90")),
+                p99=_fmt(lat.get("p99")),
+            )
+            + "\n",
+            style="bold",
+        )
+        errors = doc.get("errors") or {}
+        if errors:
+            listed = ", ".join(f"{status}×{n}" for status, n in sorted(errors.items()))
+            out.append(t("ui.compare.loadtest.errors", errors=listed) + "\n", style="bold red")
+        out.append_text(latency_distribution_text(histogram))
+        report = (doc.get("reports") or {}).get("markdown")
+        if report:
+            out.append(t("ui.compare.loadtest.report", path=report), style="dim")
+        self.query_one("#compare-serve", Static).update(out)
 
     # -- showing a result ------------------------------------------------------------------------------
 

@@ -217,3 +217,19 @@ class CompareFinished(WorkerResult):
     doc: dict[str, Any] | None = None
     error: str = ""
     kind: str = field(default="compare-run", kw_only=True)
+
+
+@dataclass
+class LoadtestProgressed(WorkerResult):
+    """A stage of serve + load test from the compare screen (several per worker)."""
+
+    text: str = ""
+    kind: str = field(default="compare-loadtest", kw_only=True)
+
+
+@dataclass
+class LoadtestFinished(WorkerResult):
+    doc: dict[str, Any] | None = None
+    histogram: list[tuple[float, float, int]] = field(default_factory=list)
+    error: str = ""
+    kind: str = field(default="compare-loadtest", kw_only=True)

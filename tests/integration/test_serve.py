@@ -444,3 +444,49 @@ def test_first_signal_finishes_in_flight_requests_second_exits_at_once(demo: Dem
         sock.close()
         if proc.poll() is None:
             proc.kill()
+
+
+async def test_compare_screen_serves_the_run_load_tests_it_and_plots_the_latencies(demo: Demo) -> None:
+    """``l`` in the compare mode: the real ``serve`` in a child process, a bounded load test, SIGTERM."""
+    from textual.widgets import DataTable, Static
+
+    from workbench.screens.app import WorkbenchApp
+    from workbench.screens.compare import CompareScreen
+
+    os.environ.pop("PADDLE_WORKBENCH_SERVE_TOKEN", None)
+    app = WorkbenchApp(demo.store.workspace, preload_paddle=False)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await pilot.pause(0.1)
+        await app.switch_mode("compare")
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert isinstance(screen, CompareScreen)
+        table = screen.query_one("#checkpoints", DataTable)
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if table.row_count:
+                break
+        keys = [row.value for row in table.rows]
+        table.move_cursor(row=next(i for i, key in enumerate(keys) if key and demo.run_dir.name in key))
+        await pilot.press("l")
+        pane = screen.query_one("#compare-serve", Static)
+        for _ in range(3600):  # bounded: 180 s at most (a Paddle import in the child, then the load test)
+            await pilot.pause(0.05)
+            if "serving latency" in str(pane.render()) or "Error" in str(pane.render()):
+                break
+        text = str(pane.render())
+    assert "serving latency" in text and "200/200 ok" in text, text
+    assert "p99" in text and "█" in text and "reports" in text
+    rows = (demo.store.workspace / "matrix.jsonl").read_text(encoding="utf-8").splitlines()
+    assert any(json.loads(r)["path"] == "serve:lockx1:c4" for r in rows)
+
+
+def test_serve_and_loadtest_reports_a_server_that_cannot_start(demo: Demo, tmp_path: Path) -> None:
+    from workbench.serve.loadtest import LoadtestInputError
+    from workbench.serve.session import serve_and_loadtest
+
+    run = tmp_path / "no-export"
+    shutil.copytree(demo.run_dir, run, ignore=shutil.ignore_patterns("export", "serve.log", "reports"))
+    with pytest.raises(LoadtestInputError) as caught:
+        serve_and_loadtest(demo.store.workspace, str(run), start_timeout_s=120)
+    assert any("paddle-workbench compare" in m for m in caught.value.messages)

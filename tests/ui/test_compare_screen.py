@@ -137,3 +137,26 @@ async def test_an_empty_workspace_says_how_to_get_a_checkpoint(tmp_path: Path) -
 
 def test_bars_scale_to_the_largest() -> None:
     assert bar(10, 10, 20) == "█" * 20 and bar(1, 1000, 20) == "█" and bar(0, 10) == ""
+
+
+async def test_a_load_test_result_shows_the_figures_and_the_latency_distribution(tmp_path: Path) -> None:
+    doc = {
+        "concurrency": 4, "sent": 200, "succeeded": 198, "throughput_rps": 151.96,
+        "latency_ms": {"p50": 20.99, "p90": 27.04, "p99": 39.09},
+        "errors": {"429": 2}, "model": {"name": "r1@step-6"},
+        "reports": {"markdown": "/tmp/ws/runs/r1/reports/loadtest-x-c4.md"},
+    }  # fmt: skip
+    histogram = [(10.0, 20.0, 120), (20.0, 30.0, 70), (30.0, 40.0, 8)]
+    app = WorkbenchApp(tmp_path / "ws", preload_paddle=False)
+    async with app.run_test(size=(140, 50)) as pilot:
+        screen = await _compare_screen(pilot)
+        await pilot.press("l")  # no checkpoint picked: says what to do, starts nothing
+        await pilot.pause(0.1)
+        assert "pick a run" in _text(screen, "#compare-serve")
+        screen.show_loadtest(doc, histogram)
+        await pilot.pause(0.1)
+        text = _text(screen, "#compare-serve")
+    assert "r1@step-6" in text and "198/200 ok" in text and "152.0 req/s" in text and "p99 39.1 ms" in text
+    assert "429×2" in text and "loadtest-x-c4.md" in text
+    lines = [line for line in text.splitlines() if "█" in line]
+    assert len(lines) == 3 and lines[0].count("█") == 24 and lines[0].rstrip().endswith("120")

@@ -10,7 +10,6 @@ Exit codes: 0 every request answered 200, 1 some did not, 2 bad input (a remote 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
@@ -71,26 +70,16 @@ def loadtest_command() -> click.Command:
         missing = missing_modules(LOADTEST_MODULES)
         if missing:
             fail([t("serve.input.extra_missing", modules=", ".join(missing), fix=SERVE_FIX)])
-        from workbench.inference.matrix import append_rows, hardware_label
-        from workbench.serve.auth import TOKEN_ENV, token_path
-        from workbench.serve.loadtest import (
-            LoadtestInputError,
-            check_target,
-            matrix_row,
-            run_loadtest,
-            write_report,
-        )
+        from workbench.serve.auth import TOKEN_ENV, read_token, token_path
+        from workbench.serve.loadtest import LoadtestInputError, check_target, record_result, run_loadtest
 
         problems = check_target(url, allow_remote)
         store = RunStore(settings.workspace)
-        secret = token or os.environ.get(TOKEN_ENV, "").strip()
+        secret = token or read_token(store.workspace) or ""
         if not secret:
-            try:
-                secret = token_path(store.workspace).read_text(encoding="utf-8").strip()
-            except OSError:
-                problems.append(
-                    t("loadtest.input.no_token", path=str(token_path(store.workspace)), env=TOKEN_ENV)
-                )
+            problems.append(
+                t("loadtest.input.no_token", path=str(token_path(store.workspace)), env=TOKEN_ENV)
+            )
         if problems:
             fail(problems)
         try:
@@ -102,13 +91,7 @@ def loadtest_command() -> click.Command:
             return
         doc = result.to_dict()
         if not no_record:
-            run_dir = (
-                store.resolve(str(result.model.get("run_id") or "")) if result.model.get("run_id") else None
-            )
-            reports = (run_dir if run_dir is not None else store.workspace) / "reports"
-            json_path, md_path = write_report(result, reports)
-            doc["reports"] = {"json": str(json_path), "markdown": str(md_path)}
-            doc["matrix_row"] = append_rows(store.workspace, [matrix_row(result, hardware_label("cpu"))])[0]
+            doc.update(record_result(result, store))
         lat = doc["latency_ms"]
         console.print(
             t(

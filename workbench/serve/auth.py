@@ -75,3 +75,15 @@ def load_token(workspace: Path, environ: dict[str, str] | None = None) -> tuple[
     if len(value) < MIN_TOKEN_CHARS:
         raise TokenProblem(t("serve.token.file_short", path=str(path), min=MIN_TOKEN_CHARS))
     return Token(value, str(path)), created
+
+
+def read_token(workspace: Path, environ: dict[str, str] | None = None) -> str | None:
+    """The token a client of this workspace's server sends: the environment's, else the file's (or ``None``)."""
+    env = os.environ if environ is None else environ
+    given = env.get(TOKEN_ENV, "").strip()
+    if given:
+        return given
+    try:
+        return token_path(workspace).read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None

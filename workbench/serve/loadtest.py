@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from workbench.i18n import t
-from workbench.runs import atomic_write_text
+from workbench.runs import RunStore, atomic_write_text
 from workbench.serve.server import is_loopback_host
 
 
@@ -72,7 +72,8 @@ class LoadtestResult:
             "requests": self.requested,
             "duration_limit_s": self.duration_limit_s,
             "sent": self.sent,
-            "ok": self.ok,
+            "succeeded": self.ok,
+            "ok": not self.errors and self.ok > 0,
             "elapsed_s": round(self.elapsed_s, 3),
             "throughput_rps": round(self.throughput_rps, 2),
             "latency_ms": {
@@ -237,3 +238,29 @@ def matrix_row(result: LoadtestResult, hardware: str) -> dict[str, Any]:
         "step": model.get("step"),
         "time": time.time(),
     }
+
+
+def record_result(result: LoadtestResult, store: RunStore) -> dict[str, Any]:
+    """Report into the served run's ``reports/`` (else the workspace's) and a matrix row; the paths and row."""
+    from workbench.inference.matrix import append_rows, hardware_label
+
+    run_id = str(result.model.get("run_id") or "")
+    run_dir = store.resolve(run_id) if run_id else None
+    reports = (run_dir if run_dir is not None else store.workspace) / "reports"
+    json_path, md_path = write_report(result, reports)
+    row = append_rows(store.workspace, [matrix_row(result, hardware_label("cpu"))])[0]
+    return {"reports": {"json": str(json_path), "markdown": str(md_path)}, "matrix_row": row}
+
+
+def latency_histogram(latencies_ms: Sequence[float], bins: int = 12) -> list[tuple[float, float, int]]:
+    """``(low_ms, high_ms, count)`` over equal-width bins from the fastest to the slowest request."""
+    if not latencies_ms:
+        return []
+    low, high = min(latencies_ms), max(latencies_ms)
+    if high <= low:
+        return [(low, high, len(latencies_ms))]
+    width = (high - low) / bins
+    counts = [0] * bins
+    for value in latencies_ms:
+        counts[min(bins - 1, int((value - low) / width))] += 1
+    return [(low + i * width, low + (i + 1) * width, counts[i]) for i in range(bins)]

@@ -236,4 +236,34 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "吞吐 {rps} 请求/秒，历时 {seconds} 秒",
     ),
     "loadtest.report.errors": ("errors by status", "按状态码统计的错误"),
+    # -- serve + load test from the compare screen ------------------------------------------------------
+    "serve.session.starting": ("starting the server for {run}…", "正在为 {run} 启动服务…"),
+    "serve.session.loading": (
+        "load test on {url}: concurrency {concurrency}, {requests} requests…",
+        "正在压测 {url}：并发 {concurrency}，共 {requests} 个请求…",
+    ),
+    "serve.session.progress": ("load test: {done}/{total} requests", "压测：{done}/{total} 个请求"),
+    "serve.session.no_token": (
+        "the server started but no token is readable — set PADDLE_WORKBENCH_SERVE_TOKEN or check the workspace",
+        "服务已启动但无法读取令牌——请设置 PADDLE_WORKBENCH_SERVE_TOKEN 或检查工作区",
+    ),
+    "serve.session.exited": ("the server exited before serving", "服务在开始前已退出"),
+    "serve.session.start_timeout": (
+        "the server did not start within {seconds} s",
+        "服务未在 {seconds} 秒内启动",
+    ),
+    "ui.compare.key.loadtest": ("serve + load test", "服务压测"),
+    "ui.compare.loadtest.title": (
+        "serving latency of {model} (concurrency {concurrency}): {ok}/{sent} ok, {rps} req/s, "
+        "p50 {p50} ms, p90 {p90} ms, p99 {p99} ms",
+        "{model} 的服务延迟（并发 {concurrency}）：成功 {ok}/{sent}，{rps} 请求/秒，"
+        "p50 {p50} ms，p90 {p90} ms，p99 {p99} ms",
+    ),
+    "ui.compare.loadtest.errors": ("errors by status: {errors}", "按状态码统计的错误：{errors}"),
+    "ui.compare.loadtest.report": ("report: {path}", "报告：{path}"),
+    "ui.compare.loadtest.none": (
+        "pick a run's checkpoint first (the run must have an export)",
+        "请先选择一个运行的检查点（该运行需有导出模型）",
+    ),
+    "worker.loadtest": ("Serve and load test", "服务与压测"),
 }
