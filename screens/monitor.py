@@ -26,12 +26,14 @@ from textual.widgets import Footer, Header, Log, Static
 
 from workbench.events import AlertRaised, CheckpointSaved, MetricStore, RunFailed
 from workbench.i18n import t
+from workbench.parallel.ranks import RankWatch
 from workbench.runner import Job
 from workbench.runs import read_run
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.dialogs import RunPickerScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_value, status_text
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
+from workbench.screens.widgets.ranks import RankTable
 from workbench.screens.workers import OverlayLoaded
 
 LOG_READ_LIMIT = 256_000
@@ -130,6 +132,7 @@ class MonitorScreen(WorkbenchScreen):
         self._log_partial = b""
         self._eta = EtaClock()
         self._controls_for: tuple[object, ...] = ()
+        self._rank_watch = RankWatch()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -139,6 +142,7 @@ class MonitorScreen(WorkbenchScreen):
             with Vertical(id="monitor-side", classes="panel"):
                 yield Static(id="monitor-values")
                 yield Static(id="monitor-events", markup=False)  # alert text comes from the run
+                yield RankTable(id="monitor-ranks")
         with VerticalScroll(id="monitor-failure", classes="panel error-panel"):
             yield Static(id="monitor-failure-text", markup=False)
         yield Log(id="monitor-log", max_lines=2000)
@@ -302,7 +306,25 @@ class MonitorScreen(WorkbenchScreen):
             elif isinstance(event, AlertRaised):
                 lines.append(t("ui.monitor.event.alert", kind=event.kind, message=event.message))
         self.query_one("#monitor-events", Static).update("\n".join(lines))
-        self.query_one("#monitor-side").display = bool(latest or lines)
+        ranks = self._render_ranks(job)
+        self.query_one("#monitor-side").display = bool(latest or lines or ranks)
+
+    def _render_ranks(self, job: Job) -> bool:
+        """The rank table of a multi-rank run (hidden for one rank); whether it is shown."""
+        ranks = job.metrics.ranks()
+        widget = self.query_one(RankTable)
+        widget.display = len(ranks) > 1
+        if len(ranks) > 1:
+            result = job.result
+            rows = self._rank_watch.rows(
+                job.metrics,
+                job.run_dir,
+                now=time.monotonic(),
+                done=job.done,
+                failed_rank=getattr(result, "rank", None) if isinstance(result, RunFailed) else None,
+            )
+            widget.show(rows, lambda rank: self.wb.theme_variable(f"rank-{rank % 4}"))
+        return len(ranks) > 1
 
     def _render_failure(self, job: Job) -> None:
         result = job.result

@@ -197,4 +197,6 @@ def test_a_hanging_rank_is_named_by_the_watchdog_and_nothing_is_left_running(run
     failed = events[-1]
     assert failed["type"] == "run_failed" and failed["rank"] == 1
     assert "Python stack of rank 1" in failed["traceback"] and "_inject" in failed["traceback"]
+    alerts = [e for e in events if e["type"] == "alert_raised" and e["kind"] == "stalled"]
+    assert alerts and alerts[0]["rank"] == 1  # the monitor shows it as an alert with its evidence
     assert not _leftovers(str(run_dir)), "rank or launcher processes outlived the run"

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.events import Event, RunCancelled, RunFailed, RunFinished, RunStarted
+from workbench.events import AlertRaised, Event, RunCancelled, RunFailed, RunFinished, RunStarted
 from workbench.i18n import t
 from workbench.runner.child import RUN_DIR_ENV
 from workbench.runner.job import Job
@@ -184,6 +184,15 @@ class LaunchedJob(Job):
             quiet = self._stalled(started)
             if quiet:
                 stalled = self.describe_stall(quiet)  # before the kill: stacks come from live processes
+                self._record(
+                    AlertRaised(
+                        kind="stalled",
+                        message=stalled[0],
+                        rank=stalled[2] or 0,
+                        details=stalled[1],
+                        step=None,
+                    )
+                )
                 self._kill()
                 break
             time.sleep(POLL_S)

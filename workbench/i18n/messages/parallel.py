@@ -344,4 +344,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "比较了 {steps} 步：最大 |Δloss| {abs}，最大相对差 {rel}（容差 {tol}）；首个超出的步：{first}",
     ),
     "parallel.cli.export_failed": ("cannot write {path}: {error}", "无法写入 {path}：{error}"),
+    # -- the monitor's rank table ------------------------------------------------------------------
+    "ui.ranks.col.rank": ("rank", "进程"),
+    "ui.ranks.col.step": ("step", "步"),
+    "ui.ranks.col.step_ms": ("ms/step", "毫秒/步"),
+    "ui.ranks.col.memory": ("mem", "内存"),
+    "ui.ranks.col.state": ("state", "状态"),
+    "ui.ranks.state.alive": ("alive", "运行中"),
+    "ui.ranks.state.stalled": ("stalled", "停滞"),
+    "ui.ranks.state.ended": ("ended", "已结束"),
+    "ui.ranks.state.failed": ("failed", "失败"),
 }
