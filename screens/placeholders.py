@@ -38,9 +38,5 @@ class PlaceholderScreen(WorkbenchScreen):
         self.app.switch_mode("runs")
 
 
-class PlanScreen(PlaceholderScreen):
-    mode = "plan"
-
-
 class WizardScreen(PlaceholderScreen):
     mode = "wizard"

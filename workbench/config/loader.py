@@ -184,10 +184,18 @@ def _read_bounded(path: str | Path, file: str) -> str:
         raise ConfigError([ConfigIssue(file, 0, 0, t("config.unreadable", error=str(exc)))]) from None
 
 
-def load_yaml(path: str | Path) -> tuple[Any, PositionMap]:
-    """Read and parse ``path`` safely; raise :class:`ConfigError` for unreadable files or bad syntax."""
+def load_yaml(path: str | Path, text: str | None = None) -> tuple[Any, PositionMap]:
+    """Read and parse ``path`` safely; raise :class:`ConfigError` for unreadable files or bad syntax.
+
+    ``text``: parse this instead of the file's content (an editor's buffer), reported as ``path``.
+    """
     file = str(path)
-    text = _read_bounded(path, file)
+    if text is None:
+        text = _read_bounded(path, file)
+    elif len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
+        raise ConfigError(
+            [ConfigIssue(file, 0, 0, t("config.file_too_big", limit=f"{MAX_FILE_BYTES // 1024 // 1024} MiB"))]
+        )
     issues: list[ConfigIssue] = []
     positions = PositionMap()
     loader: yaml.SafeLoader | None = None

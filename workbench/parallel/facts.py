@@ -8,8 +8,10 @@ dataclasses — the lowering, the validation and the estimate never touch Paddle
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -132,3 +134,38 @@ def build_facts(train_config: Path, overrides: Sequence[str] = ()) -> ModelFacts
 
     facts.device = resolve_device(plan.cfg.train.device, paddle)
     return facts
+
+
+def facts_to_dict(facts: ModelFacts) -> dict[str, Any]:
+    return asdict(facts)
+
+
+def facts_from_dict(doc: dict[str, Any]) -> ModelFacts:
+    return ModelFacts(
+        layers=[LayerFact(**layer) for layer in doc["layers"]],
+        params=[ParamFact(**{**p, "shape": tuple(p["shape"])}) for p in doc["params"]],
+        activation_bytes_per_sample=int(doc.get("activation_bytes_per_sample", 0)),
+        batch_size=int(doc.get("batch_size", 1)),
+        optimizer=str(doc.get("optimizer", "sgd")),
+        device=str(doc.get("device", "cpu")),
+        layer_outputs={str(k): int(v) for k, v in (doc.get("layer_outputs") or {}).items()},
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m workbench.parallel.facts TRAIN.yaml [-o KEY=VALUE ...]``: the facts as one JSON line
+    (the plan screen builds the model in a child process it can end, never in the UI's)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    overrides = [args[i + 1] for i, arg in enumerate(args[:-1]) if arg == "-o"]
+    try:
+        facts = build_facts(Path(args[0]), overrides)
+    except Exception as exc:  # noqa: BLE001 - reported to the screen as a message, exit 2
+        messages = getattr(exc, "messages", None) or [str(exc)]
+        print(json.dumps({"error": [str(m) for m in messages]}))
+        return 2
+    print(json.dumps(facts_to_dict(facts)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

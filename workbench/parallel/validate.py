@@ -57,9 +57,12 @@ def _issue_finding(issue: ConfigIssue, code: str = "config") -> Finding:
     return Finding(issue.file, issue.line, issue.col, issue.message, issue.hint, code)
 
 
-def load_plan(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> tuple[PlanConfig, PositionMap]:
-    """Read and schema-check a plan file; raises :class:`ConfigError` with every located problem."""
-    data, positions = load_yaml(Path(path))
+def load_plan(
+    path: str | os.PathLike[str], overrides: Sequence[str] = (), text: str | None = None
+) -> tuple[PlanConfig, PositionMap]:
+    """Read and schema-check a plan file (or ``text``, an editor's buffer for it); raises
+    :class:`ConfigError` with every located problem."""
+    data, positions = load_yaml(Path(path), text)
     return validate_data(data, positions, PlanConfig, str(path), overrides), positions
 
 
@@ -70,11 +73,12 @@ def check_plan(
     overrides: Sequence[str] = (),
     train_overrides: Sequence[str] = (),
     facts: ModelFacts | None = None,
+    text: str | None = None,
 ) -> PlanReport:
     """Validate ``path`` against the real model (see :mod:`workbench.parallel.lowering`)."""
     report = PlanReport(path=Path(path))
     try:
-        plan, positions = load_plan(path, overrides)
+        plan, positions = load_plan(path, overrides, text)
     except ConfigError as exc:
         report.errors = [_issue_finding(i) for i in exc.issues]
         return report

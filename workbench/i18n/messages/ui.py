@@ -159,17 +159,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This mode is not in this version yet. escape: back to Runs.",
         "此版本尚未提供该模式。escape：返回运行列表。",
     ),
-    "ui.placeholder.plan": (
-        "Here you will see your model's parameters on a ProcessMesh, mark each one Shard / Replicate / Partial, "
-        "see the memory and communication estimate, validate the plan, and launch it on N ranks with a "
-        "parity check against the single-card baseline.\n\n"
-        "Meanwhile: launch with `python -m paddle.distributed.launch` yourself; runs that call `track.log` "
-        "show up in Runs (1) and the Monitor (4).",
-        "这里将显示模型在 ProcessMesh 上的参数：为每个参数标注 Shard / Replicate / Partial，查看显存与通信估算，"
-        "校验切分方案，并在 N 个进程上启动，与单卡基线做一致性对比。\n\n"
-        "在此之前：可自行用 `python -m paddle.distributed.launch` 启动；调用 `track.log` 的运行会出现在"
-        "“运行”（1）与“监控”（4）中。",
-    ),
     "ui.placeholder.wizard": (
         "Here you will be walked through the common failures (install, CUDA, data, distributed, export): "
         "each step runs a check, says what it found and what to do.\n\n"

@@ -1,0 +1,395 @@
+"""The ``plan`` mode: the sharding-plan editor.
+
+Left, the model's parameters as the plan leaves them (name, shape, dtype, placements, local shape, the
+plan line that decided it) under the mesh; right, the plan's YAML — editable, and rewritten by the keys
+(``c`` column-parallel, ``w`` row-parallel, ``x`` replicated, for the selected parameter's layer; ``s``
+sharded on dim 0, ``d`` on the last dim for the parameter itself) through a round-trip edit that keeps
+comments (:mod:`workbench.parallel.editing`). Every change is checked again on a worker
+(:func:`workbench.parallel.validate.check_plan` on the buffer), so the findings and the per-rank estimate
+follow the text. ``ctrl+s`` saves, ``n`` runs the plan on its mesh's ranks and opens the monitor.
+
+The model is built once per training config in a child process (``python -m
+workbench.parallel.facts``), which the screen ends when it goes away; a Pilot test passes the facts in.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
+from textual.widgets import DataTable, Footer, Header, Static, TextArea
+
+from workbench.i18n import t
+from workbench.parallel.estimate import human_bytes
+from workbench.parallel.facts import ModelFacts
+from workbench.parallel.validate import PlanReport
+from workbench.screens.base import WorkbenchScreen
+from workbench.screens.workers import Requests, WorkerResult
+
+DEFAULT_PLAN = "plan_cls_tp.yaml"
+FACTS_TIMEOUT_S = 180.0
+CHECK_DELAY_S = 0.3
+FIRST_CHECK_DELAY_S = 0.8
+
+
+@dataclass
+class PlanChecked(WorkerResult):
+    report: PlanReport | None = None
+    kind: str = field(default="plan-check", kw_only=True)
+
+
+@dataclass
+class PlanFactsBuilt(WorkerResult):
+    train: str = ""
+    facts: ModelFacts | None = None
+    error: str = ""
+    kind: str = field(default="plan-facts", kw_only=True)
+
+
+@dataclass
+class PlanRunStarted(WorkerResult):
+    job: Any = None
+    error: str = ""
+    kind: str = field(default="plan-run", kw_only=True)
+
+
+def default_plan(workspace: Path) -> Path:
+    """The packaged tensor-parallel sample (and its training config), copied into the workspace."""
+    from workbench.samples import materialize_sample
+
+    materialize_sample("train_cls_mlp.yaml", workspace)
+    return materialize_sample(DEFAULT_PLAN, workspace)
+
+
+class PlanScreen(WorkbenchScreen):
+    """Edit a sharding plan against the real model; see the module docstring."""
+
+    mode = "plan"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "ui.key.back"),
+        Binding("c", "layer_plan('ColWiseParallel')", "ui.plan.key.col"),
+        Binding("w", "layer_plan('RowWiseParallel')", "ui.plan.key.row"),
+        Binding("x", "layer_plan('')", "ui.plan.key.clear"),
+        Binding("s", "param_shard(0)", "ui.plan.key.shard0"),
+        Binding("d", "param_shard(-1)", "ui.plan.key.shard_last"),
+        Binding("ctrl+s", "save", "ui.plan.key.save"),
+        Binding("n", "run", "ui.plan.key.run"),
+    ]
+    DEFAULT_CSS = """
+    PlanScreen #plan-title { height: auto; padding: 0 1; }
+    PlanScreen #plan-left { width: 60%; }
+    PlanScreen #plan-params { height: 1fr; }
+    PlanScreen #plan-estimate { height: auto; padding: 0 1; }
+    PlanScreen #plan-yaml { height: 1fr; }
+    PlanScreen #plan-findings { height: auto; max-height: 40%; padding: 0 1; }
+    """
+
+    def __init__(self, plan_path: Path | None = None, facts: ModelFacts | None = None) -> None:
+        super().__init__()
+        self.plan_path = plan_path
+        self.facts: dict[str, ModelFacts] = {}
+        self._given_facts = facts
+        self.report: PlanReport | None = None
+        self.requests = Requests()
+        self._proc: subprocess.Popen[str] | None = None
+        self._check_timer: Timer | None = None
+        self._saved_text = ""
+        self._rows: list[str] = []
+        self.checked = 0
+        self.pending = False
+        """The request number of the check shown now (tests wait for the newest)."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="plan-title", markup=False)
+        with Horizontal():
+            with Vertical(id="plan-left"):
+                yield DataTable(id="plan-params", cursor_type="row", zebra_stripes=True)
+                yield Static(id="plan-estimate", markup=False)
+            with Vertical(id="plan-right"):
+                yield TextArea(id="plan-yaml", show_line_numbers=True, tab_behavior="indent")
+                yield Static(id="plan-findings")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#plan-params", DataTable)
+        for key in ("param", "shape", "dtype", "placements", "local", "source"):
+            table.add_column(t(f"ui.plan.col.{key}"), key=key)
+        if self.plan_path is None:
+            self.plan_path = default_plan(Path(getattr(self.app, "workspace", ".")))
+        text = self.plan_path.read_text(encoding="utf-8")
+        self._saved_text = text
+        self.query_one("#plan-yaml", TextArea).load_text(text)
+        self._render_title()
+        self.set_timer(FIRST_CHECK_DELAY_S, self._first_check)
+
+    def _first_check(self) -> None:
+        """Check once the mode has been shown a moment (passing through it builds no model)."""
+        if self.is_current and self.report is None:
+            self.check_now()
+
+    def on_unmount(self) -> None:
+        self._end_builder()
+
+    def on_hide(self) -> None:
+        """Leaving the mode ends a model build still running (it starts again when the mode shows)."""
+        if self._end_builder():
+            self.report = None
+
+    def on_show(self) -> None:
+        if self.report is None and self.plan_path is not None and self.is_mounted:
+            self.set_timer(FIRST_CHECK_DELAY_S, self._first_check)
+
+    def _end_builder(self) -> bool:
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            return True
+        return False
+
+    # -- checking ----------------------------------------------------------------------------------
+
+    @property
+    def text(self) -> str:
+        return self.query_one("#plan-yaml", TextArea).text
+
+    @on(TextArea.Changed, "#plan-yaml")
+    def _text_changed(self) -> None:
+        self._render_title()
+        if self._check_timer is not None:
+            self._check_timer.stop()
+        self.pending = True
+        self._check_timer = self.set_timer(CHECK_DELAY_S, self.check_now)
+
+    def check_now(self) -> None:
+        """Check the buffer now (the facts are built first when this training config has none yet)."""
+        assert self.plan_path is not None
+        self.pending = False
+        self._check(self.plan_path, self.text, self.requests.new("plan-check"))
+
+    def _train_path(self, text: str) -> Path | None:
+        from workbench.config import ConfigError
+        from workbench.parallel.validate import load_plan
+
+        assert self.plan_path is not None
+        try:
+            plan, _ = load_plan(self.plan_path, text=text)
+        except ConfigError:
+            return None
+        return plan.train_path(self.plan_path)
+
+    @work(
+        thread=True, exclusive=True, exit_on_error=False, group="plan-check", description="worker.plan_check"
+    )
+    def _check(self, path: Path, text: str, request: int) -> None:
+        from workbench.parallel.validate import check_plan
+
+        train = self._train_path(text)
+        facts = None
+        if train is not None and train.is_file():
+            key = str(train.resolve())
+            facts = self.facts.get(key) or self._given_facts
+            if facts is None:
+                facts = self._build_facts(train)
+                if facts is None:
+                    return
+                self.facts[key] = facts
+        self.post_message(PlanChecked(report=check_plan(path, text=text, facts=facts), request=request))
+
+    def _build_facts(self, train: Path) -> ModelFacts | None:
+        from workbench.parallel.facts import facts_from_dict
+
+        self.post_message(PlanFactsBuilt(train=str(train)))
+        self._proc = subprocess.Popen(  # noqa: S603 - our own module, an argument list
+            [sys.executable, "-m", "workbench.parallel.facts", str(train)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        try:
+            out, _ = self._proc.communicate(timeout=FACTS_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            out = ""
+        lines = [line for line in out.splitlines() if line.startswith("{")]
+        doc = json.loads(lines[-1]) if lines else {"error": [t("ui.plan.facts_failed", path=str(train))]}
+        if "error" in doc:
+            self.post_message(PlanFactsBuilt(train=str(train), error="\n".join(doc["error"])))
+            return None
+        return facts_from_dict(doc)
+
+    @on(PlanFactsBuilt)
+    def _facts_built(self, message: PlanFactsBuilt) -> None:
+        findings = self.query_one("#plan-findings", Static)
+        if message.error:
+            findings.update(Text(message.error, style="bold red"))
+        else:
+            findings.update(Text(t("ui.plan.building", path=message.train), style="dim"))
+
+    @on(PlanChecked)
+    def _checked(self, message: PlanChecked) -> None:
+        if not self.requests.is_current(message) or message.report is None:
+            return
+        self.checked = message.request
+        self.show_report(message.report)
+
+    def show_report(self, report: PlanReport) -> None:
+        """Render the parameter table, the findings and the estimate of ``report``."""
+        self.report = report
+        table = self.query_one("#plan-params", DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        self._rows = []
+        if report.lowered is not None:
+            for row in report.lowered.rows:
+                sharded = any(p.is_shard for p in row.placements)
+                table.add_row(
+                    row.name,
+                    "×".join(map(str, row.shape)),
+                    row.dtype,
+                    Text(", ".join(map(str, row.placements)), style="bold" if sharded else "dim"),
+                    "×".join(map(str, row.local_shape)),
+                    Text(f"L{row.source.split(':')[-2]} {row.rule}" if row.source else "-", style="dim"),
+                    key=row.name,
+                )
+                self._rows.append(row.name)
+            if self._rows:
+                table.move_cursor(row=min(max(cursor, 0), len(self._rows) - 1))
+        findings = Text()
+        for finding in report.errors:
+            findings.append(f"L{finding.line}:{finding.col} ", style="bold")
+            findings.append(finding.message + "\n", style="bold red")
+            if finding.fix:
+                findings.append(f"  {t('parallel.cli.fix')}: {finding.fix}\n", style="dim")
+        for finding in report.warnings:
+            findings.append(f"L{finding.line}:{finding.col} {finding.message}\n", style="yellow")
+        if not report.errors:
+            findings.append(t("ui.plan.valid") + "\n", style="green")
+        self.query_one("#plan-findings", Static).update(findings)
+        est = report.estimate
+        self.query_one("#plan-estimate", Static).update(
+            t(
+                "ui.plan.estimate",
+                params=human_bytes(est.param_bytes),
+                grads=human_bytes(est.grad_bytes),
+                opt=human_bytes(est.optimizer_bytes),
+                act=human_bytes(est.activation_bytes),
+                total=human_bytes(est.total_bytes),
+                baseline=human_bytes(est.baseline_bytes),
+                comm=human_bytes(est.comm_bytes),
+                count=est.comm_count,
+            )  # fmt: skip
+            if est is not None
+            else ""
+        )
+        self._render_title()
+
+    def _render_title(self) -> None:
+        report = self.report
+        mesh = ""
+        if report is not None and report.plan is not None:
+            m = report.plan.mesh
+            mesh = t(
+                "parallel.cli.mesh",
+                shape=" × ".join(map(str, m.shape)),
+                names=", ".join(m.dim_names),
+                ranks=m.size,
+            )
+        dirty = " *" if self.is_mounted and self.text != self._saved_text else ""
+        self.query_one("#plan-title", Static).update(f"{self.plan_path}{dirty}   {mesh}")
+
+    # -- keys ----------------------------------------------------------------------------------------
+
+    def _selected(self) -> tuple[str, str] | None:
+        """``(parameter, layer)`` of the selected row."""
+        table = self.query_one("#plan-params", DataTable)
+        if not self._rows or table.cursor_row < 0 or table.cursor_row >= len(self._rows):
+            return None
+        name = self._rows[table.cursor_row]
+        return name, name.rpartition(".")[0]
+
+    def _replace_text(self, text: str) -> None:
+        area = self.query_one("#plan-yaml", TextArea)
+        area.load_text(text)
+        self._text_changed()
+
+    def action_layer_plan(self, plan: str) -> None:
+        """c / w / x: the selected parameter's layer becomes column- / row-parallel / replicated."""
+        from workbench.parallel.editing import set_layer_plan
+
+        selected = self._selected()
+        if selected is None or not selected[1]:
+            return
+        self._replace_text(set_layer_plan(self.text, selected[1], plan or None))
+
+    def action_param_shard(self, dim: int) -> None:
+        """s / d: the selected parameter itself sharded on dim 0 / its last dim over the last mesh dim."""
+        from workbench.parallel.editing import set_param_placements
+
+        selected = self._selected()
+        report = self.report
+        if selected is None or report is None or report.plan is None or report.lowered is None:
+            return
+        row = next(r for r in report.lowered.rows if r.name == selected[0])
+        target = dim if dim >= 0 else len(row.shape) - 1
+        dims = len(report.plan.mesh.shape)
+        placements = ["Replicate()"] * (dims - 1) + [f"Shard({target})"]
+        current = [str(p) for p in row.placements]
+        self._replace_text(
+            set_param_placements(
+                self.text,
+                selected[0],
+                None if current == placements and row.rule.startswith("params") else placements,
+            )
+        )
+
+    def action_save(self) -> None:
+        from workbench.runs import atomic_write_text
+
+        assert self.plan_path is not None
+        text = self.text
+        atomic_write_text(self.plan_path, text)
+        self._saved_text = text
+        self._render_title()
+        self.notify(t("ui.plan.saved", path=str(self.plan_path)))
+
+    def action_run(self) -> None:
+        """n: run the checked plan on its mesh's ranks; the monitor follows the run."""
+        report = self.report
+        if report is None or not report.ok or report.plan is None:
+            self.notify(t("ui.plan.cannot_run"), severity="warning")
+            return
+        self._run(report, self.requests.new("plan-run"))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="plan-run", description="worker.plan_run")
+    def _run(self, report: PlanReport, request: int) -> None:
+        from workbench.parallel.launch import start_plan_run
+
+        assert report.plan is not None
+        try:
+            job = start_plan_run(report, self.wb.store, nproc=report.plan.mesh.size)
+        except Exception as exc:  # noqa: BLE001 - shown as a message, never a crash of the screen
+            self.post_message(PlanRunStarted(error=f"{type(exc).__name__}: {exc}", request=request))
+            return
+        self.post_message(PlanRunStarted(job=job, request=request))
+
+    @on(PlanRunStarted)
+    def _run_started(self, message: PlanRunStarted) -> None:
+        if message.error:
+            self.notify(message.error, severity="error")
+        elif message.job is not None:
+            job = message.job
+            self.wb.start_job(lambda _store: job)
+
+    def action_back(self) -> None:
+        self.app.switch_mode("runs")
