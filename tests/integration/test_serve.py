@@ -187,6 +187,8 @@ async def test_token_rate_body_limits_and_json_errors_then_still_serving(served:
         assert res.status_code == 413 and res.json()["error"]
         res = await client.get("/nowhere", headers=AUTH)
         assert res.status_code == 404 and res.json()["error"]
+        res = await client.get("/x%0A2026-01-01 INFO rid=forged", headers=AUTH)  # a forged log line
+        assert res.status_code == 404
 
         # Over the rate: 429 with Retry-After; after the wait, served again.
         now = [0.0]
@@ -212,6 +214,7 @@ async def test_token_rate_body_limits_and_json_errors_then_still_serving(served:
     log = (demo.run_dir / "serve.log").read_text(encoding="utf-8")
     assert "rid=" in log and '"POST /predict" 401' in log and '"POST /predict" 429' in log
     assert TOKEN not in log
+    assert not any(line.startswith("2026-01-01") for line in log.splitlines()) and "\\n2026-01-01" in log
 
 
 @pytest.mark.parametrize("workers", [1, 2])

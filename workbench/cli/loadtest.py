@@ -111,6 +111,8 @@ def loadtest_command() -> click.Command:
         if result.errors:
             errors = ", ".join(f"{status}×{n}" for status, n in sorted(result.errors.items()))
             console.print(t("loadtest.cli.errors", errors=errors), style="bold red", markup=False)
+            if "429" in result.errors:
+                console.print(t("loadtest.cli.rate_limited"), markup=False)
         if "reports" in doc:
             console.print(t("loadtest.cli.reports", md=doc["reports"]["markdown"]), markup=False)
         doc["ok"] = not result.errors and result.ok > 0

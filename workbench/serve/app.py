@@ -88,6 +88,11 @@ class BodyTooLarge(Exception):
     """The body grew past the limit while it was read."""
 
 
+def _printable(text: str) -> str:
+    """``text`` with control characters and quotes escaped: a request cannot forge a log line."""
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
 def _json(status: int, error: str, request_id: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": error, "request_id": request_id, **extra}, status_code=status)
 
@@ -169,7 +174,8 @@ class Guardian:
             state.telemetry.observe(route, status_box[0], elapsed)
             state.access_log.info(
                 'rid=%s client=%s "%s %s" %d %.2fms',
-                request_id, client, scope.get("method", "?"), path[:200], status_box[0], elapsed * 1000,
+                request_id, client, _printable(str(scope.get("method", "?"))[:16]), _printable(path[:200]),
+                status_box[0], elapsed * 1000,
             )  # fmt: skip
 
     def _refuse(self, headers: dict[str, str], path: str, client: str, request_id: str) -> Response | None:

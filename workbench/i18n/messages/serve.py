@@ -225,6 +225,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "吞吐 {rps} 请求/秒；延迟 p50 {p50} ms，p90 {p90} ms，p99 {p99} ms",
     ),
     "loadtest.cli.errors": ("errors by status: {errors}", "按状态码统计的错误：{errors}"),
+    "loadtest.cli.rate_limited": (
+        "429 is the server's rate limit (per client, --rate/--burst of serve): to measure beyond it, "
+        "restart serve with a higher --rate and --burst",
+        "429 来自服务端的限流（按客户端，serve 的 --rate/--burst）：要测量超出该速率的负载，"
+        "请用更高的 --rate 与 --burst 重启 serve",
+    ),
     "loadtest.cli.reports": ("Report: {md} (matrix row added)", "报告：{md}（已写入兼容矩阵）"),
     "loadtest.report.title": ("Load test of {model}", "{model} 压测报告"),
     "loadtest.report.load": (
