@@ -158,6 +158,7 @@ async def test_token_rate_body_limits_and_json_errors_then_still_serving(served:
 
         model = (await client.get("/model", headers=AUTH)).json()
         assert model["input_spec"][0]["shape"] == [None, 3, 32, 32]
+        assert model["model"] == "image_classification:small_cnn"  # as compare labels its matrix rows
         assert model["preprocess"]["name"] == "workbench.datasets.readers.load_rgb"
         assert model["paddle_version"] and model["guard"] == "pool" and model["workers"] == 2
 

@@ -70,6 +70,7 @@ class ServeState:
         manifest = self.export.manifest
         return {
             "name": self.export.name,
+            "model": self.export.model_label,
             "run_id": self.export.run_dir.name if self.export.run_dir is not None else None,
             "step": manifest.get("step"),
             "input_spec": self.export.input_spec,

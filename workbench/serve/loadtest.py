@@ -226,7 +226,7 @@ def matrix_row(result: LoadtestResult, hardware: str) -> dict[str, Any]:
     model = result.model
     return {
         "hardware": hardware,
-        "model": model.get("name"),
+        "model": model.get("model") or model.get("name"),
         "paddle_version": model.get("paddle_version"),
         "path": f"serve:{model.get('guard', '?')}x{model.get('workers', '?')}:c{result.concurrency}",
         "status": "ok" if not result.errors and result.ok else "errors",

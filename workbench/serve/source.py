@@ -17,7 +17,7 @@ from typing import Any
 from workbench.i18n import t
 from workbench.inference.preprocess import PREPROCESS_FILE
 from workbench.inference.source import CompareInputError, resolve_run
-from workbench.runs import RunStore
+from workbench.runs import RunStore, read_run_config
 from workbench.training.checkpoints import MANIFEST, verify_checkpoint
 from workbench.training.export import EXPORT_DIR, EXPORT_PREFIX
 
@@ -55,6 +55,17 @@ class ServedExport:
         run = self.run_dir.name if self.run_dir is not None else self.directory.name
         step = self.manifest.get("step")
         return f"{run}@step-{step}" if step is not None else run
+
+    @property
+    def model_label(self) -> str:
+        """``task:model`` as ``compare`` labels its matrix rows (``custom:<entry>``), else :attr:`name`."""
+        config = read_run_config(self.run_dir) if self.run_dir is not None else {}
+        task = config.get("task")
+        if task == "custom" and config.get("entry"):
+            return f"custom:{config['entry']}"
+        model = config.get("model")
+        name = model.get("name") if isinstance(model, dict) else None
+        return f"{task}:{name}" if task and name else self.name
 
     @property
     def log_dir(self) -> Path:
