@@ -184,9 +184,8 @@ TEST_REF = re.compile(r"\b(tests/[\w/]+\.py)::(\w+)")
 CODE_NAME = re.compile(r"`(workbench(?:\.\w+)+)(?:\(\))?`")
 PLANNED: set[str] = set()
 """Names the docs mention as planned (said so next to them), not written yet."""
-REPO_PATH = re.compile(
-    r"`((?:workbench|screens|themes|tests|tools|benchmarks|sample_configs|docs)/[\w./-]*)`"
-)
+# Not tools/: the notes also name the kits' own scripts (PaddleOCR's tools/train.py).
+REPO_PATH = re.compile(r"`((?:workbench|screens|themes|tests|benchmarks|sample_configs|docs)/[\w./-]*)`")
 
 
 def _resolve(dotted: str) -> bool:
