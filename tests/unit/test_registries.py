@@ -24,7 +24,10 @@ EXPECTED = {
         "gpu.compute_capability", "gpu.visible", "gpu.libraries", "ld_library_path", "environment",
         "system.resources", "system.shm", "system.disk",
     ],
-    "workbench.troubleshoot.flows": [],
+    "workbench.troubleshoot.flows": [
+        "import_fails", "parallel_hangs", "parallel_worse", "inference_disagrees", "op_unsupported",
+        "lowcode_data", "which_path", "training_slow",
+    ],
     "workbench.attach.parsers": ["paddleocr", "paddleclas", "paddledetection", "paddlex", "visualdl"],
     "workbench.inference.paths": [
         "dygraph_train", "jit_load", "onnxruntime", "predictor_gpu", "predictor_ir_off", "predictor_ir_on",

@@ -16,7 +16,7 @@ from workbench.events import AlertRaised
 from workbench.runner.in_process import start_in_process
 from workbench.runs import RunStore
 from workbench.troubleshoot.bundle import build_bundle, write_bundle
-from workbench.troubleshoot.context import diagnose_run
+from workbench.troubleshoot.context import diagnose_run, open_failed_run
 from workbench.troubleshoot.redact import Redactor
 
 DATA = Path(__file__).parent / "data" / "diagnose"
@@ -99,6 +99,12 @@ def test_a_failed_run_opens_into_a_diagnosis(tmp_path: Path) -> None:
     assert ids[0] == "shapes.matmul"  # rank 0's real error, above the time-outs and the launcher tail
     assert "distributed.tcpstore_wait" in ids and "distributed.container_failed" in ids
     assert "traceback" in diagnosis.sources and "workerlog.1" in diagnosis.sources
+    opened, flow = open_failed_run(run_dir)
+    assert opened.matches[0].id == "shapes.matmul"
+    assert flow == "parallel_hangs"  # shapes have no flow; the next cause (a rendezvous wait) has one
+    from workbench.troubleshoot.flows import FLOWS
+
+    assert flow in FLOWS
 
 
 def test_report_bundle_holds_every_part_and_reuses_the_stored_check(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ LANGUAGES: tuple[Language, ...] = ("en", "zh")
 # Domain modules whose MESSAGES make up the catalog. Later features append their module here.
 _DOMAINS: tuple[str, ...] = (
     "core", "cli", "config", "runs", "ui", "shell", "training", "envcheck", "inference",
-    "screens", "parallel", "datasets", "troubleshoot", "attach", "serve",
+    "screens", "parallel", "datasets", "troubleshoot", "wizard", "attach", "serve",
 )  # fmt: skip
 
 _current: Language | None = None

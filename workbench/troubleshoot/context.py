@@ -71,4 +71,33 @@ def diagnose_run(run_dir: Path) -> Diagnosis:
     return diagnose_texts(sources, notices)
 
 
-__all__ = ["diagnose_run", "run_log_files", "run_sources"]
+FAMILY_FLOWS: dict[str, str] = {
+    "imports": "import_fails",
+    "libraries": "import_fails",
+    "numpy_compat": "import_fails",
+    "distributed": "parallel_hangs",
+    "kernels": "op_unsupported",
+    "device": "op_unsupported",
+    "data": "lowcode_data",
+    "checkpoints": "inference_disagrees",
+    "numerics": "parallel_worse",
+}
+"""Signature family → the troubleshooting flow that continues from it."""
+
+
+def flow_for(diagnosis: Diagnosis) -> str | None:
+    """The flow matching the top-ranked known cause (``None`` when nothing matched or no flow fits)."""
+    for match in diagnosis.matches:
+        flow = FAMILY_FLOWS.get(match.id.split(".", 1)[0])
+        if flow is not None:
+            return flow
+    return None
+
+
+def open_failed_run(run_dir: Path) -> tuple[Diagnosis, str | None]:
+    """A failed run opened for troubleshooting: its diagnosis and the flow to walk next."""
+    diagnosis = diagnose_run(run_dir)
+    return diagnosis, flow_for(diagnosis)
+
+
+__all__ = ["FAMILY_FLOWS", "diagnose_run", "flow_for", "open_failed_run", "run_log_files", "run_sources"]
