@@ -39,6 +39,33 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 MAX_MODE_KEYS = 9  # modes beyond the ninth are reached from the palette only
 
 
+class _PrintCaptureWithDescriptor:
+    """Textual's ``print`` capture, but with the real descriptor behind it.
+
+    While an app runs, Textual swaps ``sys.stdout``/``sys.stderr`` for a capture whose ``fileno()`` is
+    -1. Code that hands ``sys.stderr.fileno()`` to a child process — ``multiprocessing``'s resource
+    tracker (any ``ProcessPoolExecutor``), ``subprocess`` with ``stderr=sys.stderr``, Paddle's launcher —
+    then fails with "bad value(s) in fds_to_keep". Under the workbench, descriptors 1 and 2 lead to the
+    output capture (or to the test's own streams), which is exactly where a child's output belongs.
+    """
+
+    def __init__(self, inner: Any, fd: int) -> None:
+        self._inner = inner
+        self._fd = fd
+
+    def write(self, text: str) -> Any:
+        return self._inner.write(text)
+
+    def flush(self) -> None:
+        self._inner.flush()
+
+    def isatty(self) -> bool:
+        return bool(self._inner.isatty())
+
+    def fileno(self) -> int:
+        return self._fd
+
+
 class WorkbenchApp(RunsAndJobs, App[int]):
     """Paddle Workbench."""
 
@@ -74,6 +101,8 @@ class WorkbenchApp(RunsAndJobs, App[int]):
         # No colour: Textual's own handling turns colours into greys unless the theme is "ANSI"; asking
         # for ANSI colours makes it strip them instead, so the terminal's own colours show.
         super().__init__(driver_class=driver_class, ansi_color=True if settings.no_color else None)
+        for name, fd in (("_capture_stdout", 1), ("_capture_stderr", 2)):
+            setattr(self, name, _PrintCaptureWithDescriptor(getattr(self, name), fd))
         # Textual itself only looks at NO_COLOR; the setting may also come from our variable or file.
         self._no_color_filter = NoColor() if settings.no_color and not self.no_color else None
         self.no_color = self.no_color or settings.no_color

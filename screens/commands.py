@@ -12,7 +12,7 @@ from workbench.i18n import t
 
 
 def _actions(app: Any) -> list[tuple[str, str, Callable[[], Any]]]:
-    from workbench.demo import start_demo_job
+    from workbench.demo import DEMO_FAIL_AT, start_demo_job
     from workbench.screens.modes import ordered_modes
 
     entries: list[tuple[str, str, Callable[[], Any]]] = [
@@ -29,7 +29,7 @@ def _actions(app: Any) -> list[tuple[str, str, Callable[[], Any]]]:
         (
             t("ui.cmd.demo_fail"),
             t("ui.cmd.demo_fail.help"),
-            lambda: app.start_job(partial(start_demo_job, fail_at=40)),
+            lambda: app.start_job(partial(start_demo_job, fail_at=DEMO_FAIL_AT)),
         ),
         (t("ui.cmd.help"), t("ui.cmd.help.help"), app.action_help),
     ]

@@ -282,6 +282,6 @@ class RunsScreen(WorkbenchScreen):
     def action_demo_fail(self) -> None:
         from functools import partial
 
-        from workbench.demo import start_demo_job
+        from workbench.demo import DEMO_FAIL_AT, start_demo_job
 
-        self.wb.start_job(partial(start_demo_job, fail_at=40))
+        self.wb.start_job(partial(start_demo_job, fail_at=DEMO_FAIL_AT))

@@ -21,6 +21,8 @@ from workbench.runner import InProcessJob, JobContext, start_in_process
 from workbench.runs import RunStore
 
 DEMO_STEPS = 120
+DEMO_FAIL_AT = 40
+"""The step at which the failing demo raises (the help text and README say so)."""
 
 
 class DemoFailure(RuntimeError):
@@ -73,7 +75,7 @@ def seed_demo_workspace(store: RunStore, step_s: float = 0.0) -> list[str]:
     if store.run_dirs():
         return []
     ids = []
-    for fail_at in (None, 60):
+    for fail_at in (None, DEMO_FAIL_AT):
         job = start_demo_job(store, fail_at=fail_at, step_s=step_s)
         job.wait(60)
         ids.append(job.run_id)

@@ -155,3 +155,32 @@ async def test_quit_while_a_run_trains_asks_first_and_stops_it(make_app) -> None
         await pilot.press("q", "y")
         await _wait_for(lambda: job.done, pilot)
         assert job.status == "cancelled"
+
+
+async def test_child_processes_started_under_the_app_get_a_real_stderr(make_app, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Textual's print capture says fileno() == -1; a process pool started from a worker (the dataset
+    linter's image decoder, run before training from the `t` dialog) then failed with "bad value(s) in
+    fds_to_keep". Under the workbench the capture hands over the real descriptors."""
+    import sys
+
+    from PIL import Image
+
+    from workbench.datasets import imagecheck
+
+    paths = []
+    for i in range(4):
+        path = tmp_path / f"img{i}.png"
+        Image.new("RGB", (4, 4), (i, i, i)).save(path)
+        paths.append(str(path))
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert sys.stderr.fileno() == 2 and sys.stdout.fileno() == 1
+        original = imagecheck.POOL_THRESHOLD
+        imagecheck.POOL_THRESHOLD = 1  # the pool path, as with a dataset of thousands of images
+        try:
+            results = await asyncio.to_thread(imagecheck.decode_all, paths, workers=2)
+        finally:
+            imagecheck.POOL_THRESHOLD = original
+        await pilot.pause()
+    assert len(results) == 4
