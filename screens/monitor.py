@@ -32,6 +32,7 @@ from workbench.runs import read_run
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.dialogs import RunPickerScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_value, status_text
+from workbench.screens.widgets.chart_grid import ChartGrid, GridSource
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 from workbench.screens.widgets.ranks import RankTable
 from workbench.screens.workers import OverlayLoaded
@@ -103,6 +104,7 @@ class MonitorScreen(WorkbenchScreen):
     MonitorScreen #monitor-plot { width: 1fr; }
     MonitorScreen #monitor-side { width: 30%; min-width: 26; max-width: 48; }
     MonitorScreen #monitor-events { margin-top: 1; }
+    MonitorScreen.-grid #monitor-log { height: 4; min-height: 3; }
     MonitorScreen #monitor-failure { height: auto; max-height: 30%; }
     MonitorScreen #monitor-log { height: 20%; min-height: 3; }
     """
@@ -115,6 +117,8 @@ class MonitorScreen(WorkbenchScreen):
         Binding("right_square_bracket", "metric(1)", "ui.key.next_metric", key_display="]"),
         Binding("o", "overlay", "ui.key.overlay"),
         Binding("x", "x_axis", "ui.key.x_axis"),
+        Binding("g", "grid", "ui.key.grid"),
+        Binding("z", "enlarge", "ui.key.enlarge"),
         Binding("escape", "back", "ui.key.back"),
     ]
 
@@ -123,6 +127,7 @@ class MonitorScreen(WorkbenchScreen):
         self.job: Job | None = None
         self.metric_index = 0
         self.x_axis = "step"  # or "samples"
+        self.grid_mode = False
         self.overlay: tuple[str, MetricStore, Mapping[str, Any]] | None = None
         self._seen_data: tuple[Any, ...] = ()
         self._seen_view: tuple[Any, ...] = ()
@@ -139,6 +144,7 @@ class MonitorScreen(WorkbenchScreen):
         yield Static(t("ui.monitor.no_run"), id="monitor-title")
         with Horizontal(id="monitor-main"):
             yield BraillePlot(id="monitor-plot")
+            yield ChartGrid(id="monitor-grid")
             with Vertical(id="monitor-side", classes="panel"):
                 yield Static(id="monitor-values")
                 yield Static(id="monitor-events", markup=False)  # alert text comes from the run
@@ -151,7 +157,8 @@ class MonitorScreen(WorkbenchScreen):
     def on_mount(self) -> None:
         self.query_one("#monitor-failure").display = False
         self.query_one("#monitor-side").display = False  # no metrics yet: the plot takes the width
-        self.query_one(BraillePlot).empty_text = t("ui.monitor.no_run_selected")
+        self.query_one(ChartGrid).display = False  # g: every metric as a chart
+        self.query_one("#monitor-plot", BraillePlot).empty_text = t("ui.monitor.no_run_selected")
         interval = 1.0 if self.wb.low_bandwidth else 0.5
         if self.wb.low_bandwidth:
             self.plot_interval_s = 2.0
@@ -180,8 +187,9 @@ class MonitorScreen(WorkbenchScreen):
         if job is not None and self.x_axis == "samples" and _batch_size(job.config) is None:
             self.x_axis = "step"
         self.query_one(Log).clear()
+        self.query_one(ChartGrid).clear()
         self.query_one("#monitor-failure").display = False
-        self.query_one(BraillePlot).empty_text = t(
+        self.query_one("#monitor-plot", BraillePlot).empty_text = t(
             "ui.monitor.no_data" if job is not None else "ui.monitor.no_run_selected"
         )
         self.refresh_bindings()
@@ -213,7 +221,7 @@ class MonitorScreen(WorkbenchScreen):
             self._controls_for = controls
             self.refresh_bindings()  # s / p / c only while the run can take them
         data = (job.metrics.samples, len(job.lifecycle), job.paused)
-        view = (self.metric_index, self.x_axis, id(self.overlay), self.app.theme, self.size)
+        view = (self.metric_index, self.x_axis, id(self.overlay), self.app.theme, self.size, self.grid_mode)
         if data == self._seen_data and view == self._seen_view:
             self._tail_log(job)
             return
@@ -225,7 +233,10 @@ class MonitorScreen(WorkbenchScreen):
         if view != self._seen_view or job.done or now - self._last_plot >= self.plot_interval_s:
             self._last_plot = now
             self._seen_data, self._seen_view = data, view
-            self._render_plot(job)
+            if self.grid_mode:
+                self._render_grid(job)
+            else:
+                self._render_plot(job)
             self._render_side(job)
             self._render_failure(job)
         self._tail_log(job)
@@ -260,7 +271,7 @@ class MonitorScreen(WorkbenchScreen):
 
     def _render_plot(self, job: Job) -> None:
         name = self.current_metric()
-        plot = self.query_one(BraillePlot)
+        plot = self.query_one("#monitor-plot", BraillePlot)
         if name is None:
             plot.set_series([])
             return
@@ -290,6 +301,16 @@ class MonitorScreen(WorkbenchScreen):
                 )
         plot.set_series(series)
 
+    def _render_grid(self, job: Job) -> None:
+        colors = ("loss-train", "loss-val", "partial", "rank-2")
+        self.query_one(ChartGrid).update_from(
+            GridSource(
+                store=job.metrics,
+                x=lambda steps: self._x(steps, job.config),
+                color=lambda index: self.wb.theme_variable(colors[index % len(colors)]),
+            )
+        )
+
     def _render_side(self, job: Job) -> None:
         table = Table(box=None, show_header=False, pad_edge=False)
         table.add_column(t("ui.monitor.metric"))
@@ -307,7 +328,7 @@ class MonitorScreen(WorkbenchScreen):
                 lines.append(t("ui.monitor.event.alert", kind=event.kind, message=event.message))
         self.query_one("#monitor-events", Static).update("\n".join(lines))
         ranks = self._render_ranks(job)
-        self.query_one("#monitor-side").display = bool(latest or lines or ranks)
+        self.query_one("#monitor-side").display = bool(latest or lines or ranks) and not self.grid_mode
 
     def _render_ranks(self, job: Job) -> bool:
         """The rank table of a multi-rank run (hidden for one rank); whether it is shown."""
@@ -414,6 +435,28 @@ class MonitorScreen(WorkbenchScreen):
             return
         self.x_axis = "samples" if self.x_axis == "step" else "step"
         self.tick()
+
+    def action_grid(self) -> None:
+        """Every metric as a chart (g), or the one-metric plot again."""
+        self.grid_mode = not self.grid_mode
+        self.query_one("#monitor-plot", BraillePlot).display = not self.grid_mode
+        self.query_one(ChartGrid).display = self.grid_mode
+        self.set_class(self.grid_mode, "-grid")  # a short log under the grid
+        if self.grid_mode:
+            self.query_one("#monitor-side").display = False  # the chart titles carry the latest values
+        self.tick()
+
+    def action_enlarge(self) -> None:
+        """Enlarge the focused chart of the grid to the whole area (z), and back."""
+        grid = self.query_one(ChartGrid)
+        if not self.grid_mode:
+            return
+        if grid.enlarged is not None:
+            grid.enlarge(None)
+            return
+        focused = self.focused
+        key = getattr(getattr(focused, "group", None), "key", None)
+        grid.enlarge(key or next(iter(grid.charts), None))
 
     def action_overlay(self) -> None:
         if self.overlay is not None:

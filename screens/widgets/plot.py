@@ -110,6 +110,8 @@ class BraillePlot(Widget):
         self._rendered_for: tuple[int, int, int] | None = None
         self._version = 0
         self.empty_text = ""
+        self.y_ticks = 2
+        """Labelled y ticks (top and bottom by default; the chart grid asks for 3–5)."""
 
     def set_series(self, series: list[PlotSeries]) -> None:
         self._series = series
@@ -134,8 +136,12 @@ class BraillePlot(Widget):
         bits, owner, (x0, x1, y0, y1) = rasterise(self._series, plot_w, plot_h)
         chars = np.where(bits > 0, bits + 0x2800, 0x20).astype(np.uint32)
         styles = [Style.parse(s.color) for s in self._series]
+        count = max(2, min(self.y_ticks, plot_h))
+        tick_rows = {round(i * (plot_h - 1) / (count - 1)): i for i in range(count)}
         for row in range(plot_h):
-            label = _format_tick(y1) if row == 0 else _format_tick(y0) if row == plot_h - 1 else ""
+            index = tick_rows.get(row)
+            value = y0 if index == count - 1 else y1 - (y1 - y0) * (index or 0) / (count - 1)
+            label = "" if index is None else _format_tick(value)
             text = Text(label.rjust(Y_LABEL_WIDTH - 1)[: Y_LABEL_WIDTH - 1] + "│", style="dim")
             row_chars = "".join(map(chr, chars[row]))
             row_owner = owner[row]

@@ -1,4 +1,4 @@
-"""Messages of ``attach``: following the kits' own training logs as linked runs."""
+"""Messages of ``attach`` (the kits' own training logs as linked runs) and of the monitor's chart grid."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "cli.attach.help": (
@@ -45,4 +45,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "ui.attach.failed": ("Cannot attach {path}", "无法附加 {path}"),
     "runs.kind.linked": ("linked log", "链接日志"),
+    "ui.key.grid": ("All charts", "全部图表"),
+    "ui.key.enlarge": ("Enlarge chart", "放大图表"),
+    "ui.chart.throughput": ("throughput", "吞吐"),
+    "ui.chart.step_time": ("step time: data wait / compute", "步耗时：等数据 / 计算"),
+    "ui.chart.memory": ("memory", "内存"),
 }

@@ -1,0 +1,208 @@
+"""The chart grid: every metric of a run gets a chart, related series share one.
+
+:func:`group_metrics` decides the charts: ``loss`` with ``eval/loss``, each other eval metric, the
+learning rate, throughput, step time split into data wait and compute, memory, each ``sys/*`` series
+and every other metric on its own. :class:`ChartGrid` lays them out two to four to a row (by width; three at 120 columns, so 12 fit on screen),
+scrolls with the keys, and can enlarge one chart to the whole area and back. A chart redraws only when
+its own series grew and only while it is visible: a chart scrolled out of view is marked stale and drawn
+when it comes back. Each chart's title carries its latest value; the plot has 4 labelled y ticks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from textual.containers import Grid, VerticalScroll
+
+from workbench.events import MetricStore
+from workbench.i18n import t
+from workbench.screens.formatting import format_value
+from workbench.screens.widgets.plot import BraillePlot, PlotSeries
+
+STEP_TIME = ("data_wait_ms", "compute_ms", "step_ms")
+THROUGHPUT = ("samples_per_s", "tokens_per_s")
+Y_TICKS = 4
+CHART_HEIGHT = 8
+"""Rows per chart in the grid (the ``Chart`` CSS height): a border, 4 plot rows, the axis and its ticks."""
+WIDE, WIDER = 96, 180
+"""Grid widths (cells) from which 3 and 4 charts share a row."""
+
+
+@dataclass(frozen=True)
+class ChartGroup:
+    """One chart: its key (the first series' name), title and the series it draws."""
+
+    key: str
+    title: str
+    names: tuple[str, ...]
+
+
+def group_metrics(names: Sequence[str]) -> list[ChartGroup]:
+    """The charts for a run's metric names, in a stable order (loss first, ``sys/*`` last)."""
+    present = set(names)
+    groups: list[ChartGroup] = []
+    used: set[str] = set()
+
+    def add(title: str, members: Sequence[str]) -> None:
+        chosen = tuple(n for n in members if n in present and n not in used)
+        if chosen:
+            used.update(chosen)
+            groups.append(ChartGroup(chosen[0], title, chosen))
+
+    add("loss", ["loss", "eval/loss"])  # titles of groups are catalog keys when they start with "ui."
+    for name in sorted(n for n in present if n.startswith("eval/")):
+        add(name, [name])
+    add("lr", ["lr"])
+    add("ui.chart.throughput", [n for n in THROUGHPUT])
+    add("ui.chart.step_time", [n for n in STEP_TIME])
+    add("ui.chart.memory", sorted(n for n in present if n.endswith("_mib") and not n.startswith("sys/")))
+    for name in sorted(n for n in present if not n.startswith("sys/")):
+        add(name, [name])
+    for name in sorted(n for n in present if n.startswith("sys/")):
+        add(name, [name])
+    return groups
+
+
+class Chart(BraillePlot):
+    """A titled plot of one :class:`ChartGroup`; focusable so it can be enlarged."""
+
+    can_focus = True
+    DEFAULT_CSS = """
+    Chart { height: 8; min-height: 6; border: round $panel-border; padding: 0 0; }
+    Chart:focus { border: round $accent; }
+    Chart.-enlarged { height: 1fr; }
+    """
+
+    def __init__(self, group: ChartGroup) -> None:
+        super().__init__(classes="chart")
+        self.group = group
+        self.y_ticks = Y_TICKS
+        self.data_key: tuple[int, ...] = ()
+        self.stale = True
+
+    def set_title(self, text: str) -> None:
+        self.border_title = text
+
+
+@dataclass
+class GridSource:
+    """What the grid draws from: the store, how steps become x, and a colour per series index."""
+
+    store: MetricStore
+    x: Callable[[npt.NDArray[np.int64]], npt.NDArray[np.float64]]
+    color: Callable[[int], str]
+
+
+class ChartGrid(VerticalScroll):
+    """Every metric as a chart in a scrollable grid; ``enlarge(key)`` shows one chart alone."""
+
+    DEFAULT_CSS = """
+    ChartGrid { height: 1fr; }
+    ChartGrid > Grid { grid-size: 2; grid-gutter: 0 1; height: auto; }
+    ChartGrid.-wide > Grid { grid-size: 3; }
+    ChartGrid.-wider > Grid { grid-size: 4; }
+    ChartGrid.-enlarged > Grid { grid-size: 1; height: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.charts: dict[str, Chart] = {}
+        self.enlarged: str | None = None
+        self.redraws = 0
+        """How many chart redraws happened (tests and the benchmark read it)."""
+        self._source: GridSource | None = None
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield Grid(id="chart-grid-cells")
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.width >= WIDE, "-wide")  # 120 columns: three charts a row, 12 on screen
+        self.set_class(self.size.width >= WIDER, "-wider")
+        self.refresh_visible()
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self.call_after_refresh(self.refresh_visible)  # regions move at the next layout
+
+    def clear(self) -> None:
+        for chart in self.charts.values():
+            chart.remove()
+        self.charts.clear()
+        self.enlarged = None
+        self.remove_class("-enlarged")
+
+    def update_from(self, source: GridSource) -> None:
+        """Add charts for new metrics and redraw the visible ones whose data changed."""
+        self._source = source
+        groups = group_metrics(source.store.names())
+        cells = self.query_one("#chart-grid-cells", Grid)
+        new = [Chart(g) for g in groups if g.key not in self.charts]
+        for chart in new:
+            self.charts[chart.group.key] = chart
+            chart.display = self.enlarged is None or chart.group.key == self.enlarged
+        if new:  # drawn once laid out: only then is it known which ones are on screen
+            cells.mount_all(new)
+            self.call_after_refresh(self.refresh_visible)
+            return
+        self.refresh_visible()
+
+    def columns(self) -> int:
+        width = self.size.width
+        return 4 if width >= WIDER else 3 if width >= WIDE else 2
+
+    def visible_keys(self) -> set[str]:
+        """The charts on screen, from the grid's own geometry (rows of :data:`CHART_HEIGHT`)."""
+        if self.enlarged is not None:
+            return {self.enlarged}
+        height = self.size.height
+        if height <= 0:
+            return set()
+        columns, top = self.columns(), self.scroll_y
+        return {
+            key
+            for index, key in enumerate(self.charts)
+            if (index // columns) * CHART_HEIGHT < top + height
+            and (index // columns + 1) * CHART_HEIGHT > top
+        }
+
+    def refresh_visible(self) -> None:
+        source = self._source
+        if source is None:
+            return
+        store = source.store
+        visible = self.visible_keys()
+        for name, chart in self.charts.items():
+            series = [store.series(name) for name in chart.group.names]
+            key = tuple(len(s) if s is not None else 0 for s in series)
+            if key == chart.data_key and not chart.stale:
+                continue
+            if name not in visible:
+                chart.stale = True
+                continue
+            plotted = []
+            for index, (name, s) in enumerate(zip(chart.group.names, series, strict=True)):
+                if s is None or not len(s):
+                    continue
+                steps, values = s.arrays()
+                plotted.append(PlotSeries(name, source.x(steps), values, source.color(index)))
+            last = store.series(chart.group.names[0])
+            latest = last.last() if last is not None else None
+            value = format_value(latest[1]) if latest is not None else "—"
+            title = t(chart.group.title) if chart.group.title.startswith("ui.") else chart.group.title
+            chart.set_title(f"{title}  {value}")
+            chart.set_series(plotted)
+            chart.data_key, chart.stale = key, False
+            self.redraws += 1
+
+    def enlarge(self, key: str | None) -> None:
+        """Show only chart ``key`` over the whole area (``None``: the grid again)."""
+        self.enlarged = key if key in self.charts else None
+        self.set_class(self.enlarged is not None, "-enlarged")
+        for name, chart in self.charts.items():
+            chart.display = self.enlarged is None or name == self.enlarged
+            chart.set_class(name == self.enlarged, "-enlarged")
+            chart.stale = True
+        self.refresh_visible()

@@ -1,0 +1,111 @@
+"""The monitor's chart grid (g): every metric a chart, related series together, enlarge (z), redraw rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from workbench.events import RunFinished, RunStarted
+from workbench.runner import Job
+from workbench.screens.monitor import MonitorScreen
+from workbench.screens.widgets.chart_grid import ChartGrid, group_metrics
+
+FIFTEEN = [
+    "loss", "eval/loss", "eval/acc", "lr", "samples_per_s", "data_wait_ms", "compute_ms", "step_ms",
+    "gpu_alloc_mib", "loss_dfl", "grad_norm", "loss_cls", "loss_box", "sys/cpu_percent", "sys/rss_mib",
+]  # fmt: skip
+
+
+class FifteenMetricJob(Job):
+    """A finished run with fifteen metrics over 300 steps (no threads, no Paddle)."""
+
+    def __init__(self, run_dir: Path) -> None:
+        super().__init__(run_dir, "fifteen", "fifteen", config={"train": {"steps": 300, "batch_size": 8}})
+        steps = np.arange(1, 301)
+        for step in steps:
+            s = float(step)
+            values = {name: (index + 1) * (1.0 + np.exp(-s / 50)) for index, name in enumerate(FIFTEEN)}
+            values["lr"] = 0.1 * 0.99**s
+            values["loss"] = 3.0 * np.exp(-s / 60) + 0.05
+            if step % 30:
+                values.pop("eval/loss"), values.pop("eval/acc")
+            self.metrics.record(0, int(step), values, s)
+        self._publish(RunStarted(run_id="fifteen", time=0.0))
+        self._publish(RunFinished(step=300, time=1.0))
+
+
+def test_related_series_share_a_chart() -> None:
+    groups = {g.key: g.names for g in group_metrics(FIFTEEN)}
+    assert groups["loss"] == ("loss", "eval/loss")
+    assert groups["data_wait_ms"] == ("data_wait_ms", "compute_ms", "step_ms")
+    assert groups["gpu_alloc_mib"] == ("gpu_alloc_mib",)
+    assert "eval/acc" in groups and "lr" in groups and "sys/cpu_percent" in groups
+    assert sum(len(names) for names in groups.values()) == 15  # every metric is on exactly one chart
+    assert len(groups) == 12
+
+
+async def test_grid_enlarge_and_back(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 28)) as pilot:  # short: not every chart fits, the grid scrolls
+        app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
+        await pilot.pause(0.3)
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen)
+        await pilot.press("g")
+        await pilot.pause(0.3)
+        grid = screen.query_one(ChartGrid)
+        assert grid.display and len(grid.charts) == 12
+        visible = [c for c in grid.charts.values() if not c.stale]
+        assert 0 < len(visible) < 12  # only what is on screen was drawn
+        assert grid.charts["sys/rss_mib"].stale  # the last row is below the fold
+        loss = grid.charts["loss"]
+        assert [s.label for s in loss._series] == ["loss", "eval/loss"]
+        assert str(loss.border_title).startswith("loss  ")
+        lines = loss.render_lines_text(50, 8)
+        labelled = [line.plain[:8].strip() for line in lines[:-2] if line.plain[:8].strip()]
+        assert len(labelled) == 4  # four labelled y ticks
+        redraws = grid.redraws
+        screen.tick()  # nothing changed: nothing is redrawn
+        assert grid.redraws == redraws
+        grid.scroll_end(animate=False)
+        await pilot.pause(0.3)
+        assert grid.charts["sys/rss_mib"].stale is False  # drawn once scrolled into view
+        grid.charts["lr"].focus()
+        await pilot.press("z")
+        await pilot.pause(0.2)
+        assert grid.enlarged == "lr"
+        assert [k for k, c in grid.charts.items() if c.display] == ["lr"]
+        await pilot.press("z")
+        await pilot.pause(0.2)
+        assert grid.enlarged is None and all(c.display for c in grid.charts.values())
+        await pilot.press("g")
+        await pilot.pause(0.2)
+        assert not grid.display
+
+
+def test_grid_snapshot_fifteen_metrics(make_app, tmp_path: Path, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
+        await pilot.pause(0.3)
+        await pilot.press("g")
+        await pilot.pause(0.5)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+def test_grid_snapshot_enlarged_chart(make_app, tmp_path: Path, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
+        await pilot.pause(0.3)
+        await pilot.press("g")
+        await pilot.pause(0.3)
+        app.screen.query_one(ChartGrid).charts["loss"].focus()
+        await pilot.press("z")
+        await pilot.pause(0.5)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
