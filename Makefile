@@ -49,6 +49,8 @@ bench: setup-test
 	$(BIN)/python benchmarks/monitor_overhead.py
 	$(BIN)/python benchmarks/terminal_bandwidth.py
 	$(BIN)/python benchmarks/diagnose.py
+	$(BIN)/python benchmarks/serve_pool.py
+	$(BIN)/python benchmarks/serve_load.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_WORKSPACE) .mypy_cache .ruff_cache

@@ -6,9 +6,9 @@ a pool of that many predictors on owner threads. ``guard`` overrides that choice
 
 Why one predictor behind a lock by default: ``benchmarks/serve_pool.py`` on the demo export (2 shared
 CPU cores) measured the lock faster at every concurrency — 2305 vs 1657 calls/s at 4 threads — and so
-did the whole server (``benchmarks/serve_load.py``: 336 vs 184 requests/s at concurrency 4). A small
+did the whole server (``benchmarks/serve_load.py``: 323 vs 178 requests/s at concurrency 4). A small
 model runs in well under a millisecond, so handing work to another thread costs more than it saves. A
-larger model on more cores is where ``--workers N`` pays; measure it there with the same scripts.
+larger model on more cores may favour ``--workers N`` (not measured here); the same scripts measure it.
 """
 
 from __future__ import annotations
