@@ -411,6 +411,18 @@ def _half_sent_request(url: str, token: str, demo: Demo) -> tuple[socket.socket,
     return sock, body[10:]
 
 
+def _wait_in_flight(url: str, token: str) -> None:
+    """Until the half-sent request is in the app: the metrics request itself plus that one (bounded)."""
+    import httpx
+
+    for _ in range(200):
+        text = httpx.get(f"{url}/metrics", headers={"Authorization": f"Bearer {token}"}, timeout=30).text
+        if "pwb_requests_in_flight 2" in text:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the half-sent request never reached the app")
+
+
 def test_first_signal_finishes_in_flight_requests_second_exits_at_once(demo: Demo) -> None:
     from workbench.serve.auth import token_path
 
@@ -418,7 +430,7 @@ def test_first_signal_finishes_in_flight_requests_second_exits_at_once(demo: Dem
     token = token_path(demo.store.workspace).read_text(encoding="utf-8").strip()
     sock, rest = _half_sent_request(url, token, demo)
     try:
-        time.sleep(0.5)  # the request has reached the app (bounded: one sleep, no assert on time)
+        _wait_in_flight(url, token)
         proc.send_signal(signal.SIGTERM)
         _wait_for(lines, "Stopping")
         assert proc.poll() is None  # still running: the request is in flight
@@ -439,7 +451,7 @@ def test_first_signal_finishes_in_flight_requests_second_exits_at_once(demo: Dem
     proc, url, lines = _start(demo)
     sock, _ = _half_sent_request(url, token, demo)
     try:
-        time.sleep(0.5)
+        _wait_in_flight(url, token)
         proc.send_signal(signal.SIGTERM)
         _wait_for(lines, "Stopping")
         proc.send_signal(signal.SIGTERM)
