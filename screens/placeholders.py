@@ -36,7 +36,3 @@ class PlaceholderScreen(WorkbenchScreen):
     def action_back(self) -> None:
         """escape: back to the Runs list, as on every other mode."""
         self.app.switch_mode("runs")
-
-
-class WizardScreen(PlaceholderScreen):
-    mode = "wizard"

@@ -233,3 +233,30 @@ class LoadtestFinished(WorkerResult):
     histogram: list[tuple[float, float, int]] = field(default_factory=list)
     error: str = ""
     kind: str = field(default="compare-loadtest", kw_only=True)
+
+
+@dataclass
+class FlowProbed(WorkerResult):
+    """A wizard probe ran (the walk moved on); ``evidence`` is what it saw."""
+
+    evidence: list[str] = field(default_factory=list)
+    kind: str = field(default="wizard-probe", kw_only=True)
+
+
+@dataclass
+class PasteDiagnosed(WorkerResult):
+    """The wizard's pasted error was diagnosed (``doc`` is ``Diagnosis.to_dict()``), or could not be read."""
+
+    doc: dict[str, Any] | None = None
+    flow: str | None = None
+    error: str = ""
+    kind: str = field(default="wizard-diagnose", kw_only=True)
+
+
+@dataclass
+class WizardExported(WorkerResult):
+    """The wizard's findings were written to a report file (or could not be: ``error``)."""
+
+    path: str = ""
+    error: str = ""
+    kind: str = field(default="wizard-export", kw_only=True)

@@ -266,4 +266,44 @@ def write_bundle(bundle: Bundle, output: Path | None, run_dir: Path) -> tuple[Pa
     return output, json_path
 
 
-__all__ = ["Bundle", "EnvMode", "build_bundle", "stored_checks", "to_markdown", "write_bundle"]
+__all__ = [
+    "Bundle",
+    "EnvMode",
+    "build_bundle",
+    "stored_checks",
+    "to_markdown",
+    "write_bundle",
+    "write_findings",
+]
+
+
+def write_findings(
+    workspace: Path,
+    title: str,
+    finding: dict[str, Any] | None,
+    diagnosis: dict[str, Any] | None,
+    *,
+    redact: bool = False,
+) -> Path:
+    """The wizard's "export report": the walked flow's finding and/or a diagnosis as one markdown file in
+    ``<workspace>/reports/wizard-<time>.md`` (``OSError`` if it cannot be written)."""
+    doc: dict[str, Any] = {"title": title, "finding": finding, "diagnosis": diagnosis}
+    if redact:
+        doc = Redactor().value(doc)
+    out = [f"# {doc['title']}\n"]
+    if doc["finding"]:
+        found = doc["finding"]
+        out.append(f"\n## {found['title']}\n\n{found['cause']}\n\n→ {found['fix']}\n\n")
+        out.append(_fence(found["evidence"]))
+    if doc["diagnosis"]:
+        out.append(f"\n## {t('report.md.diagnosis')}\n")
+        for i, match in enumerate(doc["diagnosis"]["matches"], 1):
+            out.append(
+                f"{i}. **{match['title']}** (`{match['id']}`)  \n   {match['cause']}  \n   → {match['fix']}\n"
+            )
+            out.append(_fence(match["evidence"]))
+    folder = workspace / "reports"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"wizard-{time.strftime('%Y%m%d-%H%M%S')}.md"
+    path.write_text("".join(out), encoding="utf-8")
+    return path
