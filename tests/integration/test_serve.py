@@ -11,6 +11,7 @@ SIGTERM (exit 0, port free). Every loop is bounded; nothing asserts on time.
 from __future__ import annotations
 
 import base64
+import contextlib
 import importlib.util
 import json
 import os
@@ -423,43 +424,47 @@ def _wait_in_flight(url: str, token: str) -> None:
     raise AssertionError("the half-sent request never reached the app")
 
 
+@contextlib.contextmanager
+def _server(demo: Demo) -> Iterator[tuple[subprocess.Popen[str], str, queue.Queue[str]]]:
+    """A started server that is killed on the way out, whatever the test did (nothing left running)."""
+    proc, url, lines = _start(demo)
+    try:
+        yield proc, url, lines
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+
+
 def test_first_signal_finishes_in_flight_requests_second_exits_at_once(demo: Demo) -> None:
     from workbench.serve.auth import token_path
 
-    proc, url, lines = _start(demo)
-    token = token_path(demo.store.workspace).read_text(encoding="utf-8").strip()
-    sock, rest = _half_sent_request(url, token, demo)
-    try:
-        _wait_in_flight(url, token)
-        proc.send_signal(signal.SIGTERM)
-        _wait_for(lines, "Stopping")
-        assert proc.poll() is None  # still running: the request is in flight
-        sock.sendall(rest)
-        answer = b""
-        while b"\r\n\r\n" not in answer:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            answer += chunk
-        assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
-        assert proc.wait(timeout=60) == 0
-    finally:
-        sock.close()
-        if proc.poll() is None:
-            proc.kill()
+    with _server(demo) as (proc, url, lines):
+        token = token_path(demo.store.workspace).read_text(encoding="utf-8").strip()
+        sock, rest = _half_sent_request(url, token, demo)
+        with sock:
+            _wait_in_flight(url, token)
+            proc.send_signal(signal.SIGTERM)
+            _wait_for(lines, "Stopping")
+            assert proc.poll() is None  # still running: the request is in flight
+            sock.sendall(rest)
+            answer = b""
+            while b"\r\n\r\n" not in answer:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+            assert proc.wait(timeout=60) == 0
 
-    proc, url, lines = _start(demo)
-    sock, _ = _half_sent_request(url, token, demo)
-    try:
-        _wait_in_flight(url, token)
-        proc.send_signal(signal.SIGTERM)
-        _wait_for(lines, "Stopping")
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 128 + signal.SIGTERM  # at once, the request abandoned
-    finally:
-        sock.close()
-        if proc.poll() is None:
-            proc.kill()
+    with _server(demo) as (proc, url, lines):
+        sock, _ = _half_sent_request(url, token, demo)
+        with sock:
+            _wait_in_flight(url, token)
+            proc.send_signal(signal.SIGTERM)
+            _wait_for(lines, "Stopping")
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=30) == 128 + signal.SIGTERM  # at once, the request abandoned
 
 
 async def test_compare_screen_serves_the_run_load_tests_it_and_plots_the_latencies(demo: Demo) -> None:
