@@ -80,14 +80,14 @@ class PlanScreen(WorkbenchScreen):
         Binding("c", "layer_plan('ColWiseParallel')", "ui.plan.key.col"),
         Binding("w", "layer_plan('RowWiseParallel')", "ui.plan.key.row"),
         Binding("x", "layer_plan('')", "ui.plan.key.clear"),
+        Binding("n", "run", "ui.plan.key.run"),
+        Binding("ctrl+s", "save", "ui.plan.key.save"),
         Binding("s", "param_shard(0)", "ui.plan.key.shard0"),
         Binding("d", "param_shard(-1)", "ui.plan.key.shard_last"),
-        Binding("ctrl+s", "save", "ui.plan.key.save"),
-        Binding("n", "run", "ui.plan.key.run"),
     ]
     DEFAULT_CSS = """
     PlanScreen #plan-title { height: auto; padding: 0 1; }
-    PlanScreen #plan-left { width: 60%; }
+    PlanScreen #plan-left { width: 55%; }
     PlanScreen #plan-params { height: 1fr; }
     PlanScreen #plan-estimate { height: auto; padding: 0 1; }
     PlanScreen #plan-yaml { height: 1fr; }
@@ -117,7 +117,7 @@ class PlanScreen(WorkbenchScreen):
                 yield DataTable(id="plan-params", cursor_type="row", zebra_stripes=True)
                 yield Static(id="plan-estimate", markup=False)
             with Vertical(id="plan-right"):
-                yield TextArea(id="plan-yaml", show_line_numbers=True, tab_behavior="indent")
+                yield TextArea(id="plan-yaml", show_line_numbers=True, tab_behavior="indent", soft_wrap=False)
                 yield Static(id="plan-findings")
         yield Footer()
 
@@ -259,7 +259,10 @@ class PlanScreen(WorkbenchScreen):
                     row.dtype,
                     Text(", ".join(map(str, row.placements)), style="bold" if sharded else "dim"),
                     "×".join(map(str, row.local_shape)),
-                    Text(f"L{row.source.split(':')[-2]} {row.rule}" if row.source else "-", style="dim"),
+                    Text(
+                        f"L{row.source.split(':')[-2]} {row.rule.split()[-1]}" if row.source else "-",
+                        style="dim",
+                    ),
                     key=row.name,
                 )
                 self._rows.append(row.name)

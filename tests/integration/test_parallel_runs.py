@@ -82,6 +82,9 @@ def test_sample_runs_on_two_launched_ranks_and_matches_the_baseline(runs: Runs, 
     run_dir = Path(doc["run_dir"])
     assert doc["status"] == "finished" and doc["ranks"] == 2
     assert doc["last_step"] == {"0": 8, "1": 8}
+    for rank in ("0", "1"):  # measured per rank, beside the estimate
+        assert doc["measured"][rank]["step_ms_median"] > 0 and doc["measured"][rank]["host_rss_mib"] > 0
+    assert doc["estimate"]["total_bytes"] > 0
     for rank in (0, 1):
         assert (run_dir / "ranks" / str(rank) / "events.jsonl").is_file()
         assert (run_dir / "ranks" / "log" / f"workerlog.{rank}").is_file()

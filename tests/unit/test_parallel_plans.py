@@ -224,3 +224,21 @@ def test_optimizer_shard_optimizer_cannot_take_is_refused(
     code, out, _ = _cli(["plan", "validate", str(plan), "-o", "train.optimizer=momentum", "--json"], capsys)
     assert code == 2
     assert any("SGD and AdamW only" in e["message"] and e["line"] == 1 for e in json.loads(out)["errors"])
+
+
+def test_rank_script_runs_main_only_as_the_main_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A spawned helper (the dataset checker's process pool, over 2000 images) imports the rank script
+    as ``__mp_main__``: it must not start training again (found in the TUI with the full demo data)."""
+    import runpy
+
+    from workbench.parallel.launch import RANK_MAIN
+
+    script = tmp_path / "rank_main.py"
+    script.write_text(RANK_MAIN)
+    monkeypatch.setattr("sys.argv", [str(script)])
+    runpy.run_path(str(script), run_name="__mp_main__")  # would raise SystemExit from main() otherwise
+    with pytest.raises(SystemExit) as exited:
+        runpy.run_path(str(script), run_name="__main__")
+    assert exited.value.code == 2  # main ran (and said how it is meant to be started)

@@ -185,6 +185,22 @@ def plan_command() -> click.Group:
         if error:
             console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", error))
         steps = job.metrics.last_step
+        from workbench.parallel.estimate import measured
+
+        seen = measured(job.metrics)
+        est = report.estimate
+        for rank, row in sorted(seen.items()):
+            console.print(
+                t(
+                    "parallel.cli.measured",
+                    rank=rank,
+                    step_ms=f"{row['step_ms_median']:.0f}" if "step_ms_median" in row else "-",
+                    alloc=f"{row['host_alloc_mib']:.1f} MiB" if "host_alloc_mib" in row else "-",
+                    rss=f"{row['host_rss_mib']:.0f} MiB" if "host_rss_mib" in row else "-",
+                    estimate=format_bytes(est.total_bytes) if est is not None else "-",
+                ),
+                markup=False,
+            )
         console.print(t("parallel.cli.ended", status=t(f"status.{status}"), ranks=len(steps)), markup=False)
         console.print(str(job.run_dir), markup=False)
         if json_mode:
@@ -197,6 +213,7 @@ def plan_command() -> click.Group:
                     "rank": getattr(result, "rank", None),
                     "last_step": {str(r): s for r, s in steps.items()},
                     "estimate": report.estimate.to_dict() if report.estimate else {},
+                    "measured": {str(rank): row for rank, row in seen.items()},
                 }
             )
         ctx.exit(EXIT_OK if status == "finished" else EXIT_FAILURES)

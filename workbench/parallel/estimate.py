@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from workbench.events import MetricStore
 from workbench.parallel.facts import ModelFacts
 from workbench.parallel.lowering import Lowered
 from workbench.parallel.spec import PlanConfig
@@ -131,3 +132,22 @@ def estimate(plan: PlanConfig, facts: ModelFacts, lowered: Lowered) -> Estimate:
         comm=comm,
         baseline_bytes=baseline,
     )
+
+
+def measured(metrics: MetricStore) -> dict[int, dict[str, float]]:
+    """Per rank, what a run measured to set beside the estimate: median step time, last memory figures."""
+    import numpy as np
+
+    out: dict[int, dict[str, float]] = {}
+    for rank in metrics.ranks():
+        row: dict[str, float] = {}
+        series = metrics.series("step_ms", rank)
+        if series is not None and len(series):
+            _, values = series.arrays()
+            row["step_ms_median"] = float(np.median(values[1:] if len(values) > 1 else values))
+        latest = metrics.latest(rank)
+        for key in ("host_rss_mib", "host_alloc_mib", "gpu_peak_mib"):
+            if key in latest:
+                row[key] = float(latest[key])
+        out[rank] = row
+    return out

@@ -37,7 +37,8 @@ import sys
 
 from workbench.parallel.worker import main
 
-sys.exit(main(sys.argv[1:]))
+if __name__ == "__main__":  # a spawned helper process (e.g. the dataset checker's pool) imports this file too
+    sys.exit(main(sys.argv[1:]))
 """
 
 STACK_WAIT_S = 2.0

@@ -186,5 +186,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from workbench.runner.child import run_as_child
 
     args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1:
+        print(
+            "usage: rank_main.py <run>/parallel.json (started by paddle-workbench plan run)", file=sys.stderr
+        )
+        return 2
     doc = json.loads(Path(args[0]).read_text(encoding="utf-8"))
     return run_as_child(lambda ctx: train_rank(ctx, doc))

@@ -385,4 +385,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "worker.plan_check": ("checking the plan", "检查方案"),
     "worker.plan_run": ("starting the plan's run", "启动方案运行"),
+    "parallel.cli.measured": (
+        "rank {rank}: median step {step_ms} ms, Paddle host allocator {alloc}, process RSS {rss} (estimate per rank: {estimate})",
+        "进程 {rank}：每步中位数 {step_ms} 毫秒，Paddle 主机分配器 {alloc}，进程 RSS {rss}（每进程估算：{estimate}）",
+    ),
 }
