@@ -5,7 +5,8 @@ Thin by design: the flows, their probes and ``diagnose`` are engine code
 :mod:`workbench.troubleshoot.diagnose`). Questions are answered from an option list (choice, yes/no) or
 the text box (free text, a pasted error; ``ctrl+s`` submits); probes run on a thread worker and come
 back as :class:`FlowProbed`; the evidence gathered so far is always shown. ``b`` goes back a step,
-``e`` writes the finding (and any diagnosis) to ``<workspace>/reports/wizard-<time>.md``.
+``e`` writes the finding (and any diagnosis) to ``<workspace>/reports/wizard-<time>.md``; ``r`` opens the
+workspace's newest failed run straight into its diagnosis, and ``f`` continues into the matching flow.
 Probes look at the workspace's newest run when there is one.
 """
 
@@ -38,6 +39,7 @@ class WizardScreen(WorkbenchScreen):
         Binding("ctrl+s", "submit", "ui.wizard.key.submit"),
         Binding("e", "export", "ui.wizard.key.export"),
         Binding("f", "follow", "ui.wizard.key.follow"),
+        Binding("r", "failed_run", "ui.wizard.key.run"),
     ]
     DEFAULT_CSS = """
     WizardScreen #wizard-problems { width: 40; }
@@ -269,6 +271,37 @@ class WizardScreen(WorkbenchScreen):
         """f: after a diagnosis, walk the flow that continues from its top cause."""
         if self.walk is None and self.suggested_flow:
             self.start_flow(self.suggested_flow)
+
+    def action_failed_run(self) -> None:
+        """r: open the workspace's newest failed run straight into its diagnosis (f then walks the flow)."""
+        workspace = getattr(self.app, "workspace", None)
+        if workspace is not None:
+            self.walk = None
+            self._set_prompt(t("ui.wizard.diagnosing"))
+            self._diagnose_run(Path(workspace))
+
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="wizard-diagnose",
+        description="worker.wizard_run",
+    )
+    def _diagnose_run(self, workspace: Path) -> None:
+        from workbench.runs import RunStore
+        from workbench.troubleshoot.context import open_failed_run
+        from workbench.troubleshoot.diagnose import DiagnoseInputError
+
+        failed = [run for run in RunStore(workspace).list() if run.status == "failed"]
+        if not failed:
+            self.post_message(PasteDiagnosed(error=t("ui.wizard.no_failed")))
+            return
+        try:
+            diagnosis, flow = open_failed_run(failed[0].run_dir)
+        except DiagnoseInputError as exc:
+            self.post_message(PasteDiagnosed(error=str(exc)))
+            return
+        self.post_message(PasteDiagnosed(doc=diagnosis.to_dict(), flow=flow))
 
     # -- export ---------------------------------------------------------------------------------------
 

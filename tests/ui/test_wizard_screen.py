@@ -161,3 +161,25 @@ async def test_pasted_error_is_diagnosed_and_followed_into_its_flow(tmp_path: Pa
         await pilot.press("f")
         await pilot.pause(0.05)
         assert screen.walk is not None and screen.walk.flow_id == "import_fails"
+
+
+async def test_newest_failed_run_opens_into_its_diagnosis_and_flow(tmp_path: Path) -> None:
+    store = RunStore(tmp_path / "ws")
+
+    def job(ctx: Any) -> None:
+        raise RuntimeError("TypeError: only 0-dimensional arrays can be converted to Python scalars")
+
+    start_in_process(store, "broken", job).wait(60)
+    app = WorkbenchApp(store.workspace, preload_paddle=False)
+    async with app.run_test(size=(140, 45)) as pilot:
+        screen = await _screen(pilot)
+        await pilot.press("r")
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if screen.diagnosis is not None:
+                break
+        assert "numpy_compat.scalar_conversion" in _text(screen, "#wizard-finding")
+        assert screen.suggested_flow == "import_fails"
+        await pilot.press("f")
+        await pilot.pause(0.05)
+        assert screen.walk is not None and screen.walk.flow_id == "import_fails"
