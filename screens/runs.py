@@ -90,7 +90,14 @@ class RunsScreen(WorkbenchScreen):
     RunsScreen #runs-body { height: 1fr; }
     RunsScreen #runs-table { width: 1fr; height: 1fr; }
     RunsScreen #run-detail { width: 35%; min-width: 30; max-width: 90; height: 1fr; }
+    /* Under 100 columns the detail goes below the list: beside it, it left the table too narrow for
+       Status and Last step (a 300 showed as "30"). */
+    RunsScreen #runs-body.narrow { layout: vertical; }
+    RunsScreen #runs-body.narrow #run-detail { width: 1fr; max-width: 100%; height: 40%; min-height: 6; }
     """
+
+    NARROW_BELOW = 100
+    """Terminal width under which the run detail moves below the list."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "ui.key.open"),
@@ -133,6 +140,7 @@ class RunsScreen(WorkbenchScreen):
         self._timer.pause()  # a hidden list costs nothing while a run trains
 
     def on_resize(self) -> None:
+        self.query_one("#runs-body").set_class(self.size.width < self.NARROW_BELOW, "narrow")
         # Column widths are measured when rows are added; rows added before the terminal reported its
         # real size come out cut to the header widths ("202", "canc" at 80 columns): rebuild once sized.
         self._shown = None

@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import DataTable, Footer, Input, Static
 
 from tests.ui.scripted import ScriptedJob
@@ -419,3 +420,32 @@ def test_short_legend_stays_beside_the_ticks_at_80_columns() -> None:
     plot.set_series([PlotSeries("loss [20261130-224533-train_cls_demo-8616]", x, x, "red")])
     lines = [line.plain for line in plot.render_lines_text(54, 16)]
     assert "[20261130-224533-train_cls_demo-8616]" in lines[-1]  # too long: its own row, id whole
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_runs_table_shows_whole_status_and_last_step_of_a_long_run_id_at_80x24(  # type: ignore[no-untyped-def]
+    make_app, tmp_path: Path, lang: str
+) -> None:
+    """A sample config's run id is ~36 cells; beside the detail panel the table cut "300" to "30"."""
+    from workbench.events import RunFinished
+    from workbench.i18n import set_language, t
+
+    store = RunStore(tmp_path / "ws")
+    handle = store.create("train_cls_demo", {"train": {"steps": 300}})
+    handle.writer.sample(0, 300, {"loss": 0.1}, 1.0)
+    handle.writer.close(RunFinished(step=300))
+    handle.state.update(status="finished", last_step=300, pid=None)
+    handle.save_state()
+    set_language(lang)
+    try:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            table = app.screen.query_one(DataTable)
+            await _wait_for(pilot, lambda: table.row_count == 1)
+            await pilot.pause(0.3)
+            header = "".join(s.text for s in table.render_line(0))
+            row = "".join(s.text for s in table.render_line(1))
+            assert t("runs.col.status") in header and t("runs.col.step") in header
+            assert handle.run_id in row and " 300 " in row
+    finally:
+        set_language("en")
