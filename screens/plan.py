@@ -57,6 +57,12 @@ class PlanFactsBuilt(WorkerResult):
 
 
 @dataclass
+class ParityCompared(WorkerResult):
+    result: dict[str, Any] | None = None
+    kind: str = field(default="plan-parity", kw_only=True)
+
+
+@dataclass
 class PlanRunStarted(WorkerResult):
     job: Any = None
     error: str = ""
@@ -82,6 +88,7 @@ class PlanScreen(WorkbenchScreen):
         Binding("x", "layer_plan('')", "ui.plan.key.clear"),
         Binding("n", "run", "ui.plan.key.run"),
         Binding("ctrl+s", "save", "ui.plan.key.save"),
+        Binding("b", "parity", "ui.plan.key.parity"),
         Binding("s", "param_shard(0)", "ui.plan.key.shard0"),
         Binding("d", "param_shard(-1)", "ui.plan.key.shard_last"),
     ]
@@ -393,6 +400,61 @@ class PlanScreen(WorkbenchScreen):
         elif message.job is not None:
             job = message.job
             self.wb.start_job(lambda _store: job)
+
+    def action_parity(self) -> None:
+        """b: the newest finished run of this plan against the newest single-card run of its config."""
+        assert self.plan_path is not None
+        self._parity(self.plan_path, self.requests.new("plan-parity"))
+
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="plan-parity",
+        description="worker.plan_parity",
+    )
+    def _parity(self, plan_path: Path, request: int) -> None:
+        from workbench.parallel.parity import compare_runs, latest_pair
+
+        pair = latest_pair(self.wb.store, plan_path)
+        result = compare_runs(*pair).to_dict() if pair is not None else None
+        self.post_message(ParityCompared(result=result, request=request))
+
+    @on(ParityCompared)
+    def _parity_compared(self, message: ParityCompared) -> None:
+        if not self.requests.is_current(message):
+            return
+        self.show_parity(message.result)
+
+    def show_parity(self, result: dict[str, Any] | None) -> None:
+        """Parity of the plan's run with the baseline, in the findings pane."""
+        out = Text()
+        if result is None:
+            out.append(t("ui.plan.parity.none") + "\n", style="yellow")
+        else:
+
+            def fmt(value: object) -> str:
+                return f"{value:.3g}" if isinstance(value, int | float) else "-"
+
+            first = result["first_divergence_step"]
+            out.append(
+                t(
+                    "parallel.cli.parity",
+                    steps=result["compared_steps"],
+                    abs=fmt(result["max_abs_diff"]),
+                    rel=fmt(result["max_rel_diff"]),
+                    tol=f"{result['tolerance']:g}",
+                    first=t("common.none") if first is None else str(first),
+                )  # fmt: skip
+                + "\n",
+                style="green" if result["ok"] else "bold red",
+            )
+            out.append(f"{Path(result['run_a']).name}  ↔  {Path(result['run_b']).name}\n", style="dim")
+            for check in result["checks"]:
+                style = {"fail": "bold red", "warn": "yellow", "pass": "green"}.get(check["status"], "")
+                out.append(f"[{check['status']}] ", style=style)
+                out.append(f"{check['id']}: {check['summary']}\n")
+        self.query_one("#plan-findings", Static).update(out)
 
     def action_back(self) -> None:
         self.app.switch_mode("runs")

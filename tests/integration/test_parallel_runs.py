@@ -203,3 +203,12 @@ def test_a_hanging_rank_is_named_by_the_watchdog_and_nothing_is_left_running(run
     alerts = [e for e in events if e["type"] == "alert_raised" and e["kind"] == "stalled"]
     assert alerts and alerts[0]["rank"] == 1  # the monitor shows it as an alert with its evidence
     assert not _leftovers(str(run_dir)), "rank or launcher processes outlived the run"
+
+
+def test_the_plan_screens_parity_finds_the_plans_run_and_its_baseline(runs: Runs) -> None:
+    from workbench.parallel.parity import latest_pair
+    from workbench.runs import RunStore
+
+    pair = latest_pair(RunStore(runs.workspace), SAMPLES / "plan_cls_tp.yaml")
+    assert pair is not None
+    assert pair[0] == Path(runs.baseline["run_dir"]) and pair[1] == Path(runs.plans["tp"]["run_dir"])

@@ -122,3 +122,37 @@ async def test_typing_an_invalid_placement_shows_a_located_finding(make_app, tmp
         await pilot.press("n")  # an invalid plan does not run
         await pilot.pause(0.2)
         assert any("nothing was started" in n.message for n in app._notifications)
+
+
+def _stored_run(store, name: str, config: dict, losses: list[float]) -> None:  # type: ignore[no-untyped-def]
+    from workbench.events import RunFinished, RunStarted
+
+    handle = store.create(name, config)
+    handle.emit(RunStarted(run_id=handle.run_id, name=name))
+    for step, loss in enumerate(losses, start=1):
+        handle.writer.sample(0, step, {"loss": loss}, float(step))
+    finished = RunFinished(step=len(losses))
+    handle.emit(finished)
+    handle.update_state(finished)
+    handle.close()
+
+
+async def test_b_shows_parity_of_the_plans_run_with_the_baseline(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    plan = _copy_samples(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        train = {"train": {"batch_size": 64, "lr": 0.05, "seed": 42}}
+        _stored_run(app.store, "train_cls_mlp", train, [2.3, 2.1, 1.9])
+        parallel = {**train, "parallel": {"plan_file": str(plan.resolve()), "train_name": "train_cls_mlp"}}
+        _stored_run(app.store, "plan_cls_tp", parallel, [2.3, 2.1 + 1e-7, 1.9])
+        screen = PlanScreen(plan, facts=mlp_facts())
+        await app.push_screen(screen)
+        await _checked(pilot, screen)
+        await pilot.press("b")
+        for _ in range(30):
+            await pilot.pause(0.1)
+            if "steps compared" in _plain(screen.query_one("#plan-findings", Static)):
+                break
+        text = _plain(screen.query_one("#plan-findings", Static))
+        assert "3 steps compared" in text and "first step beyond: —" in text
+        assert "[pass] seeds" in text

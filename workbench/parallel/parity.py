@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from workbench.i18n import t
-from workbench.runs import EventTailer, read_run_config
+from workbench.runs import EventTailer, RunStore, read_run_config, run_name
 
 DEFAULT_TOLERANCE = 1e-5
 
@@ -221,3 +221,32 @@ def _checks(a: _Run, b: _Run, result: ParityResult) -> list[Check]:
         else Check("data_sharding", "pass", t("parallel.parity.no_dp"))
     )
     return checks
+
+
+def latest_pair(store: RunStore, plan_file: Path) -> tuple[Path, Path] | None:
+    """``(baseline, parallel)``: the newest finished run of ``plan_file`` and the newest finished
+    single-card run of the same training config (by run name), or ``None`` when either is missing."""
+    from workbench.runs import STATUS_FINISHED, summarize
+
+    target = str(plan_file.resolve())
+    parallel: Path | None = None
+    baseline: Path | None = None
+    train_name: str | None = None
+    for run_dir in store.run_dirs():  # newest first
+        if summarize(run_dir).status != STATUS_FINISHED:
+            continue
+        config = read_run_config(run_dir)
+        section = config.get("parallel")
+        if parallel is None and isinstance(section, dict) and section.get("plan_file") == target:
+            parallel = run_dir
+            train_name = str(section.get("train_name") or "")
+    if parallel is None:
+        return None
+    for run_dir in store.run_dirs():
+        config = read_run_config(run_dir)
+        if "parallel" in config or summarize(run_dir).status != STATUS_FINISHED:
+            continue
+        if train_name and run_name(run_dir) == train_name:
+            baseline = run_dir
+            break
+    return (baseline, parallel) if baseline is not None else None

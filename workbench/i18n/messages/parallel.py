@@ -389,4 +389,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "rank {rank}: median step {step_ms} ms, Paddle host allocator {alloc}, process RSS {rss} (estimate per rank: {estimate})",
         "进程 {rank}：每步中位数 {step_ms} 毫秒，Paddle 主机分配器 {alloc}，进程 RSS {rss}（每进程估算：{estimate}）",
     ),
+    "ui.plan.key.parity": ("parity with baseline", "与基线对比"),
+    "ui.plan.parity.none": (
+        "no finished run of this plan, or no finished single-card run of its training config, to compare",
+        "没有可比较的已完成运行：需要此方案的运行，以及其训练配置的单卡运行",
+    ),
+    "worker.plan_parity": ("comparing with the baseline", "与基线对比"),
 }
