@@ -32,7 +32,7 @@ from workbench.runs import read_run
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.dialogs import RunPickerScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_value, status_text
-from workbench.screens.widgets.chart_grid import ChartGrid, GridSource
+from workbench.screens.widgets.chart_grid import SMOOTHING_STEPS, WINDOW_STEPS, ChartGrid, GridSource
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 from workbench.screens.widgets.ranks import RankTable
 from workbench.screens.workers import OverlayLoaded
@@ -119,6 +119,9 @@ class MonitorScreen(WorkbenchScreen):
         Binding("x", "x_axis", "ui.key.x_axis"),
         Binding("g", "grid", "ui.key.grid"),
         Binding("z", "enlarge", "ui.key.enlarge"),
+        Binding("m", "smoothing", "ui.key.smoothing", show=False),
+        Binding("l", "log_y", "ui.key.log_y", show=False),
+        Binding("w", "window", "ui.key.window", show=False),
         Binding("escape", "back", "ui.key.back"),
     ]
 
@@ -445,6 +448,38 @@ class MonitorScreen(WorkbenchScreen):
         if self.grid_mode:
             self.query_one("#monitor-side").display = False  # the chart titles carry the latest values
         self.tick()
+
+    def _set_curve_view(self, **change: Any) -> None:
+        from dataclasses import replace
+
+        grid = self.query_one(ChartGrid)
+        view = replace(grid.view, **change)
+        grid.set_view(view)
+        smoothing = f"{view.smoothing:g}" if view.smoothing else t("ui.chart.off")
+        window = str(view.window) if view.window else t("ui.chart.whole_run")
+        self.notify(
+            t("ui.chart.view", smoothing=smoothing, scale="log" if view.log_y else "linear", window=window)
+        )
+
+    def action_smoothing(self) -> None:
+        """m: EMA smoothing weight 0 → 0.6 → 0.9 → 0.99 (raw curve kept faint beside it)."""
+        steps = SMOOTHING_STEPS
+        current = self.query_one(ChartGrid).view.smoothing
+        self._set_curve_view(
+            smoothing=steps[(steps.index(current) + 1) % len(steps)] if current in steps else 0.0
+        )
+
+    def action_log_y(self) -> None:
+        """l: log-scale y on every chart, and back."""
+        self._set_curve_view(log_y=not self.query_one(ChartGrid).view.log_y)
+
+    def action_window(self) -> None:
+        """w: the whole run, then the last 100 / 1000 / 10000 steps."""
+        steps = WINDOW_STEPS
+        current = self.query_one(ChartGrid).view.window
+        self._set_curve_view(
+            window=steps[(steps.index(current) + 1) % len(steps)] if current in steps else None
+        )
 
     def action_enlarge(self) -> None:
         """Enlarge the focused chart of the grid to the whole area (z), and back."""

@@ -6,6 +6,10 @@ and every other metric on its own. :class:`ChartGrid` lays them out two to four 
 scrolls with the keys, and can enlarge one chart to the whole area and back. A chart redraws only when
 its own series grew and only while it is visible: a chart scrolled out of view is marked stale and drawn
 when it comes back. Each chart's title carries its latest value; the plot has 4 labelled y ticks.
+
+Reading curves (:class:`CurveView`): EMA smoothing with the raw curve kept faint beside it (weights
+:data:`SMOOTHING_STEPS`), log-scale y, and a window of the last N steps (:data:`WINDOW_STEPS`) or the whole
+run.
 """
 
 from __future__ import annotations
@@ -111,6 +115,7 @@ class ChartGrid(VerticalScroll):
         super().__init__(id=id)
         self.charts: dict[str, Chart] = {}
         self.enlarged: str | None = None
+        self.view = CurveView()
         self.redraws = 0
         """How many chart redraws happened (tests and the benchmark read it)."""
         self._source: GridSource | None = None
@@ -183,11 +188,18 @@ class ChartGrid(VerticalScroll):
                 chart.stale = True
                 continue
             plotted = []
+            view = self.view
             for index, (name, s) in enumerate(zip(chart.group.names, series, strict=True)):
                 if s is None or not len(s):
                     continue
                 steps, values = s.arrays()
-                plotted.append(PlotSeries(name, source.x(steps), values, source.color(index)))
+                x, y = apply_view(source.x(steps), values, view)
+                color = source.color(index)
+                if view.smoothing > 0:
+                    plotted.append(PlotSeries("", x, y, f"{color} dim"))  # the raw curve, faint, no legend
+                    y = ema(y, view.smoothing)
+                plotted.append(PlotSeries(name, x, y, color))
+            chart.y_log = view.log_y
             last = store.series(chart.group.names[0])
             latest = last.last() if last is not None else None
             value = format_value(latest[1]) if latest is not None else "—"
@@ -196,6 +208,13 @@ class ChartGrid(VerticalScroll):
             chart.set_series(plotted)
             chart.data_key, chart.stale = key, False
             self.redraws += 1
+
+    def set_view(self, view: CurveView) -> None:
+        """Smoothing, log scale or window changed: every chart is redrawn (the visible ones now)."""
+        self.view = view
+        for chart in self.charts.values():
+            chart.stale = True
+        self.refresh_visible()
 
     def enlarge(self, key: str | None) -> None:
         """Show only chart ``key`` over the whole area (``None``: the grid again)."""
@@ -206,3 +225,56 @@ class ChartGrid(VerticalScroll):
             chart.set_class(name == self.enlarged, "-enlarged")
             chart.stale = True
         self.refresh_visible()
+
+
+# --------------------------------------------------------------------------- reading curves
+
+SMOOTHING_STEPS = (0.0, 0.6, 0.9, 0.99)
+"""EMA weights ``m`` cycles through (0: raw only)."""
+WINDOW_STEPS = (None, 100, 1000, 10_000)
+"""Zoom ``w`` cycles through: the whole run, then the last N steps."""
+
+
+@dataclass(frozen=True)
+class CurveView:
+    """How curves are read: EMA weight (raw kept faint beside it), log-scale y, last-N-steps window."""
+
+    smoothing: float = 0.0
+    log_y: bool = False
+    window: int | None = None
+
+
+def ema(values: npt.NDArray[np.float64], weight: float) -> npt.NDArray[np.float64]:
+    """Exponential moving average, debiased like TensorBoard's (the first points are not pulled to 0).
+
+    Vectorised in blocks: within a block the recurrence is a weighted cumulative sum whose powers stay
+    in range, and the carried value links the blocks, so the cost is flat numpy work per point.
+    """
+    y = np.asarray(values, dtype=np.float64)
+    out = np.empty_like(y)
+    if not len(y) or weight <= 0:
+        return y.copy()
+    block = max(1, min(len(y), int(200 / max(1e-9, -np.log10(weight))) if weight < 1 else 1))
+    carry_num, carry_den = 0.0, 0.0
+    for start in range(0, len(y), block):
+        chunk = y[start : start + block]
+        k = np.arange(len(chunk), dtype=np.float64)
+        decay = weight ** (k + 1)  # weight^(i+1) applied to the carried sums
+        scale = weight**-k  # w^-k, bounded within a block
+        num = np.cumsum(np.where(np.isfinite(chunk), chunk, 0.0) * scale) * (1 - weight) * weight**k
+        den = np.cumsum(scale) * (1 - weight) * weight**k
+        num += carry_num * decay
+        den += carry_den * decay
+        out[start : start + block] = num / den
+        carry_num, carry_den = float(num[-1]), float(den[-1])
+    return out
+
+
+def apply_view(
+    x: npt.NDArray[np.float64], y: npt.NDArray[np.float64], view: CurveView
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The window of the last ``view.window`` steps of one series (smoothing is applied by the caller)."""
+    if view.window is not None and len(x):
+        keep = x >= x[-1] - view.window
+        return x[keep], y[keep]
+    return x, y

@@ -112,6 +112,8 @@ class BraillePlot(Widget):
         self.empty_text = ""
         self.y_ticks = 2
         """Labelled y ticks (top and bottom by default; the chart grid asks for 3–5)."""
+        self.y_log = False
+        """Log-scale y: values ≤ 0 are left out, ticks read as the values themselves."""
 
     def set_series(self, series: list[PlotSeries]) -> None:
         self._series = series
@@ -124,7 +126,7 @@ class BraillePlot(Widget):
         lines: list[Text] = []
         if not any(len(s.y) for s in self._series):
             return [Text(self.empty_text, style="dim")]
-        shown = [s for s in self._series if len(s.y)]
+        shown = [s for s in self._series if len(s.y) and s.label]  # an unlabelled series has no legend
         legend_w = sum(cell_len(f"● {s.label}  ") for s in shown)
         xs = [s.x for s in shown if len(s.x)]
         ticks = (_format_tick(min(float(x.min()) for x in xs)), _format_tick(max(float(x.max()) for x in xs)))
@@ -133,7 +135,10 @@ class BraillePlot(Widget):
         # at the front; only a row wider than the whole plot loses its end.
         own_row = legend_w + bounds_w > plot_w
         plot_h = max(2, height - (3 if own_row else 2))
-        bits, owner, (x0, x1, y0, y1) = rasterise(self._series, plot_w, plot_h)
+        drawn = self._series
+        if self.y_log:
+            drawn = [PlotSeries(p.label, p.x[p.y > 0], np.log10(p.y[p.y > 0]), p.color) for p in self._series]
+        bits, owner, (x0, x1, y0, y1) = rasterise(drawn, plot_w, plot_h)
         chars = np.where(bits > 0, bits + 0x2800, 0x20).astype(np.uint32)
         styles = [Style.parse(s.color) for s in self._series]
         count = max(2, min(self.y_ticks, plot_h))
@@ -141,7 +146,7 @@ class BraillePlot(Widget):
         for row in range(plot_h):
             index = tick_rows.get(row)
             value = y0 if index == count - 1 else y1 - (y1 - y0) * (index or 0) / (count - 1)
-            label = "" if index is None else _format_tick(value)
+            label = "" if index is None else _format_tick(10.0**value if self.y_log else value)
             text = Text(label.rjust(Y_LABEL_WIDTH - 1)[: Y_LABEL_WIDTH - 1] + "│", style="dim")
             row_chars = "".join(map(chr, chars[row]))
             row_owner = owner[row]
@@ -158,7 +163,7 @@ class BraillePlot(Widget):
         left, right = _format_tick(x0), _format_tick(x1)
         legend = Text()
         for s, style in zip(self._series, styles, strict=True):
-            if len(s.y):
+            if len(s.y) and s.label:
                 legend.append(f"● {s.label}  ", style=style)
         footer = Text(" " * Y_LABEL_WIDTH + left, style="dim")
         if own_row:

@@ -9,7 +9,7 @@ import numpy as np
 from workbench.events import RunFinished, RunStarted
 from workbench.runner import Job
 from workbench.screens.monitor import MonitorScreen
-from workbench.screens.widgets.chart_grid import ChartGrid, group_metrics
+from workbench.screens.widgets.chart_grid import ChartGrid, CurveView, group_metrics
 
 FIFTEEN = [
     "loss", "eval/loss", "eval/acc", "lr", "samples_per_s", "data_wait_ms", "compute_ms", "step_ms",
@@ -106,6 +106,61 @@ def test_grid_snapshot_enlarged_chart(make_app, tmp_path: Path, snap_compare) ->
         await pilot.pause(0.3)
         app.screen.query_one(ChartGrid).charts["loss"].focus()
         await pilot.press("z")
+        await pilot.pause(0.5)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+def test_ema_matches_the_recurrence_and_is_debiased() -> None:
+    from workbench.screens.widgets.chart_grid import ema
+
+    y = np.random.RandomState(0).rand(3000)
+    for weight in (0.6, 0.9, 0.99):
+        s = d = 0.0
+        expected = []
+        for value in y:
+            s, d = weight * s + (1 - weight) * value, weight * d + (1 - weight)
+            expected.append(s / d)
+        assert np.allclose(ema(y, weight), expected, rtol=1e-9, atol=1e-12)
+    assert ema(np.array([5.0, 5.0]), 0.99).tolist() == [5.0, 5.0]  # no pull towards 0 at the start
+
+
+async def test_smoothing_log_scale_and_window(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
+        await pilot.pause(0.3)
+        await pilot.press("g")
+        await pilot.pause(0.3)
+        grid = app.screen.query_one(ChartGrid)
+        await pilot.press("m")
+        await pilot.pause(0.2)
+        loss = grid.charts["loss"]
+        assert grid.view.smoothing == 0.6
+        assert [s.label for s in loss._series] == ["", "loss", "", "eval/loss"]  # raw (faint) beside each
+        assert loss._series[0].color.endswith(" dim")
+        raw, smooth = loss._series[0].y, loss._series[1].y
+        assert np.abs(np.diff(smooth)).sum() < np.abs(np.diff(raw)).sum()
+        await pilot.press("l")
+        await pilot.pause(0.2)
+        assert grid.view.log_y and loss.y_log
+        assert any("e" in line.plain[:8] or line.plain[:8].strip() for line in loss.render_lines_text(50, 8))
+        await pilot.press("w")
+        await pilot.pause(0.2)
+        assert grid.view.window == 100
+        assert float(loss._series[1].x.min()) >= 200.0  # the last 100 steps of 300
+
+
+def test_grid_snapshot_smoothing_and_log_scale(make_app, tmp_path: Path, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
+        await pilot.pause(0.3)
+        await pilot.press("g")
+        await pilot.pause(0.3)
+        # The keys (m, l) are tested above; set the view directly so no notice toast is in the picture.
+        app.screen.query_one(ChartGrid).set_view(CurveView(smoothing=0.9, log_y=True))
         await pilot.pause(0.5)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)

@@ -50,4 +50,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.chart.throughput": ("throughput", "吞吐"),
     "ui.chart.step_time": ("step time: data wait / compute", "步耗时：等数据 / 计算"),
     "ui.chart.memory": ("memory", "内存"),
+    "ui.key.smoothing": ("Smoothing", "平滑"),
+    "ui.key.log_y": ("Log scale", "对数坐标"),
+    "ui.key.window": ("Last N steps", "最近 N 步"),
+    "ui.chart.off": ("off", "关"),
+    "ui.chart.whole_run": ("whole run", "整个运行"),
+    "ui.chart.view": (
+        "charts: smoothing {smoothing} · {scale} y · {window}",
+        "图表：平滑 {smoothing} · {scale} 纵轴 · {window}",
+    ),
 }
