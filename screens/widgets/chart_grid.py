@@ -105,10 +105,10 @@ class ChartGrid(VerticalScroll):
 
     DEFAULT_CSS = """
     ChartGrid { height: 1fr; }
-    ChartGrid > Grid { grid-size: 2; grid-gutter: 0 1; height: auto; }
+    ChartGrid > Grid { grid-size: 2; grid-rows: 8; grid-gutter: 0 1; height: auto; }
     ChartGrid.-wide > Grid { grid-size: 3; }
     ChartGrid.-wider > Grid { grid-size: 4; }
-    ChartGrid.-enlarged > Grid { grid-size: 1; height: 1fr; }
+    ChartGrid.-enlarged > Grid { grid-size: 1; grid-rows: 1fr; height: 1fr; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:

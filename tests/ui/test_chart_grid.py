@@ -35,6 +35,17 @@ class FifteenMetricJob(Job):
         self._publish(RunFinished(step=300, time=1.0))
 
 
+async def _drawn(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Wait until every chart on screen is drawn (a loaded machine may take longer than a fixed pause)."""
+    grid = pilot.app.screen.query_one(ChartGrid)
+    for _ in range(100):
+        await pilot.pause(0.05)
+        keys = grid.visible_keys()
+        if keys and all(not grid.charts[k].stale and grid.charts[k].data_key for k in keys):
+            break
+    await pilot.pause(0.1)
+
+
 def test_related_series_share_a_chart() -> None:
     groups = {g.key: g.names for g in group_metrics(FIFTEEN)}
     assert groups["loss"] == ("loss", "eval/loss")
@@ -91,7 +102,8 @@ def test_grid_snapshot_fifteen_metrics(make_app, tmp_path: Path, snap_compare) -
         app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
         await pilot.pause(0.3)
         await pilot.press("g")
-        await pilot.pause(0.5)
+        app.screen.set_focus(None)  # no chart focused: the picture does not depend on focus order
+        await _drawn(pilot)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
 
@@ -103,10 +115,10 @@ def test_grid_snapshot_enlarged_chart(make_app, tmp_path: Path, snap_compare) ->
         app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
         await pilot.pause(0.3)
         await pilot.press("g")
-        await pilot.pause(0.3)
+        await _drawn(pilot)
         app.screen.query_one(ChartGrid).charts["loss"].focus()
         await pilot.press("z")
-        await pilot.pause(0.5)
+        await _drawn(pilot)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
 
@@ -158,9 +170,10 @@ def test_grid_snapshot_smoothing_and_log_scale(make_app, tmp_path: Path, snap_co
         app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
         await pilot.pause(0.3)
         await pilot.press("g")
-        await pilot.pause(0.3)
+        await _drawn(pilot)
         # The keys (m, l) are tested above; set the view directly so no notice toast is in the picture.
         app.screen.query_one(ChartGrid).set_view(CurveView(smoothing=0.9, log_y=True))
-        await pilot.pause(0.5)
+        app.screen.set_focus(None)
+        await _drawn(pilot)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
