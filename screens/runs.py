@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -12,14 +13,37 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Static
 
-from workbench.i18n import t
+from workbench.i18n import cell_width, pad, t
 from workbench.runs import RunBrief, RunStore, RunSummary, read_run_brief, tail_last_step
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_duration, format_time, status_text
 from workbench.screens.jobs import resume_command
-from workbench.screens.workers import DatasetChecked, RunDetailRead, RunsChanged, RunsListed
+from workbench.screens.workers import (
+    DatasetChecked,
+    PathRead,
+    RunDetailRead,
+    RunsChanged,
+    RunsListed,
+    VerifyDone,
+)
+from workbench.verify.path import PathStep, next_step, path_steps
 
 REFRESH_S = 2.0
+COMPACT_BELOW = 30
+"""Terminal rows under which the path dashboard folds into two lines (the steps, then the next one)."""
+STATE_GLYPH = {"done": "✓", "failed": "✗", "not run": "·"}
+STATE_VARIABLE = {"done": "status-ok", "failed": "status-error", "not run": "status-warn"}
+STEP_KEYS: dict[str, tuple[str, str]] = {
+    "environment": ("mode", "env"),
+    "baseline": ("key", "t"),
+    "parallel": ("mode", "plan"),
+    "parity": ("mode", "plan"),
+    "inference": ("mode", "compare"),
+    "hardware": ("mode", "compare"),
+    "dataset": ("key", "k"),
+    "verify": ("key", "v"),
+}
+"""Which key does a step: a screen key of this screen, or the number key of a mode."""
 RESUMABLE = ("cancelled", "interrupted", "failed")
 
 
@@ -32,6 +56,48 @@ def list_runs(store: RunStore) -> list[RunSummary]:
             if step is not None and (run.last_step is None or step > run.last_step):
                 run.last_step = step
     return runs
+
+
+def path_text(
+    steps: list[PathStep], colors: dict[str, str], key_for: Callable[[str], str], *, compact: bool = False
+) -> Text:
+    """The dashboard: one line per step (state, step, evidence, when, key), then what to do first.
+
+    ``compact`` (a short terminal): one line of step states, then the next step — two lines in all.
+    Lines never wrap; a long evidence is cut with an ellipsis at the screen's edge.
+    """
+    out = Text(no_wrap=True, overflow="ellipsis")
+    first = next_step(steps)
+    if compact:
+        out.append(t("path.title") + " ", style="bold")
+        for i, step in enumerate(steps):
+            out.append(
+                ("→ " if i else "") + STATE_GLYPH.get(step.state, "?") + step.title + " ",
+                style=colors.get(step.state, ""),
+            )
+    else:
+        width = max(cell_width(step.title) for step in steps)
+        for i, step in enumerate(steps):
+            if i:
+                out.append("\n")
+            key = key_for(step.id)
+            out.append(
+                f"{STATE_GLYPH.get(step.state, '?')} {pad(step.title, width)} ",
+                style=colors.get(step.state, ""),
+            )
+            out.append(pad(t(f"path.state.{step.state}"), 7) + " ")
+            out.append(f"[{key or '-'}] ", style="bold")
+            when = f"{format_time(step.when)}  " if step.when else ""
+            out.append(
+                when + (step.evidence if step.state == "done" else step.evidence or step.command), style="dim"
+            )
+    if first is not None:
+        key = key_for(first.id)
+        out.append("\n")
+        out.append(t("path.next", command=first.command), style="bold")
+        if key:
+            out.append("  " + t("path.key", key=key, action=first.title))
+    return out
 
 
 def detail_text(brief: RunBrief) -> str:
@@ -87,6 +153,7 @@ class RunsScreen(WorkbenchScreen):
     """The run list; enter opens the selected run in the monitor."""
 
     DEFAULT_CSS = """
+    RunsScreen #path { height: auto; max-height: 10; padding: 0 1; }
     RunsScreen #runs-body { height: 1fr; }
     RunsScreen #runs-table { width: 1fr; height: 1fr; }
     RunsScreen #run-detail { width: 35%; min-width: 30; max-width: 90; height: 1fr; }
@@ -108,6 +175,7 @@ class RunsScreen(WorkbenchScreen):
         Binding("d", "demo", "ui.key.demo"),
         Binding("f", "demo_fail", "ui.key.demo_fail"),
         Binding("k", "check_dataset", "ui.key.check_dataset", show=False),
+        Binding("v", "verify", "ui.key.verify", show=False),
     ]
 
     def __init__(self) -> None:
@@ -115,9 +183,11 @@ class RunsScreen(WorkbenchScreen):
         self._runs: list[RunSummary] = []
         self._shown: list[tuple[object, ...]] | None = None
         self._detail_for: tuple[object, ...] | None = None
+        self._steps: list[PathStep] = []
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Static(t("path.loading"), id="path", markup=False)
         with Horizontal(id="runs-body"):
             yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="run-detail", classes="panel"):
@@ -135,6 +205,7 @@ class RunsScreen(WorkbenchScreen):
     def on_show(self) -> None:
         self._timer.resume()
         self.refresh_runs()
+        self.refresh_path()
 
     def on_hide(self) -> None:
         self._timer.pause()  # a hidden list costs nothing while a run trains
@@ -145,6 +216,7 @@ class RunsScreen(WorkbenchScreen):
         # real size come out cut to the header widths ("202", "canc" at 80 columns): rebuild once sized.
         self._shown = None
         self.refresh_runs()
+        self._show_path()
 
     # -- the list --------------------------------------------------------------------------------
 
@@ -154,6 +226,60 @@ class RunsScreen(WorkbenchScreen):
     @on(RunsChanged)
     def _runs_changed(self, message: RunsChanged) -> None:
         self.refresh_runs()
+        self.refresh_path()
+
+    # -- the path dashboard ----------------------------------------------------------------------
+
+    def refresh_path(self) -> None:
+        self._read_path(self.wb.requests.new("path"))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="path", description="worker.path")
+    def _read_path(self, request: int) -> None:
+        self.post_message(PathRead(steps=path_steps(self.wb.workspace), request=request))
+
+    @on(PathRead)
+    def _path_read(self, message: PathRead) -> None:
+        if self.wb.requests.is_current(message):
+            self._steps = list(message.steps)
+            self._show_path()
+
+    def step_key(self, step_id: str) -> str:
+        """The key that does a step: this screen's own key, or the number key of the step's mode."""
+        kind, value = STEP_KEYS.get(step_id, ("key", ""))
+        if kind == "key":
+            return value
+        names = [name for name, _spec in getattr(self.app, "modes", [])]
+        return str(names.index(value) + 1) if value in names else ""
+
+    def _show_path(self) -> None:
+        if not self._steps:
+            return
+        colors = {state: self.wb.theme_variable(var) for state, var in STATE_VARIABLE.items()}
+        compact = self.app.size.height < COMPACT_BELOW
+        self.query_one("#path", Static).update(path_text(self._steps, colors, self.step_key, compact=compact))
+
+    def action_verify(self) -> None:
+        """Run the release checklist (loads Paddle: a worker) and store its report; the path refreshes."""
+        self.notify(t("ui.runs.verify_started"))
+        self._verify(self.wb.requests.new("verify"))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="verify", description="worker.verify")
+    def _verify(self, request: int) -> None:
+        from workbench.verify import collect, write_report
+
+        result = collect(self.wb.workspace, deep=True)
+        write_report(result)
+        counts = result.counts()
+        summary = t(
+            "path.verify_done", passed=counts["pass"], failed=counts["fail"], not_run=counts["not run"]
+        )
+        self.post_message(VerifyDone(ok=result.ok, summary=summary, request=request))
+
+    @on(VerifyDone)
+    def _verify_done(self, message: VerifyDone) -> None:
+        if self.wb.requests.is_current(message):
+            self.notify(message.summary, severity="information" if message.ok else "error")
+            self.refresh_path()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="runs-list", description="worker.runs_list")
     def _list_runs(self, request: int) -> None:

@@ -92,6 +92,23 @@ class RunsListed(WorkerResult):
 
 
 @dataclass
+class PathRead(WorkerResult):
+    """The path dashboard's steps (:func:`workbench.verify.path.path_steps`), read off the UI thread."""
+
+    steps: list[Any] = field(default_factory=list)
+    kind: str = field(default="path", kw_only=True)
+
+
+@dataclass
+class VerifyDone(WorkerResult):
+    """``verify`` ran (and stored its report) from the home screen; ``ok`` is its verdict."""
+
+    ok: bool = False
+    summary: str = ""
+    kind: str = field(default="verify", kw_only=True)
+
+
+@dataclass
 class RunDetailRead(WorkerResult):
     run_id: str = ""
     text: str = ""

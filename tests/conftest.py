@@ -43,3 +43,56 @@ def subprocess_env(tmp_path: Path) -> dict[str, str]:
     env["PADDLE_WORKBENCH_LANG"] = "en"
     env["GLOG_minloglevel"] = "2"
     return env
+
+
+class DemoWorkspace:
+    """A workspace that walked the path on the demo: env check stored, a tiny baseline, a comparison."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.workspace = root / "ws"
+        self.data = root / "data" / "cls"
+        self.run = Path()
+
+    def copy(self, dest: Path) -> Path:
+        """A copy of the workspace (modes and times kept) a test may damage; returns its path."""
+        import shutil
+
+        target = dest / "ws"
+        shutil.copytree(self.workspace, target, symlinks=True)
+        return target
+
+
+@pytest.fixture(scope="session")
+def demo_workspace(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Built once per session (about 30 s: a real env check, a 6-step training run and a comparison);
+    tests that change it work on :meth:`DemoWorkspace.copy`."""
+    from click.testing import CliRunner
+
+    from workbench.cli.root import build_cli
+    from workbench.datasets import generate_cls_demo
+    from workbench.inference import CompareOptions, run_comparison
+    from workbench.inference.report import write_report
+    from workbench.training import prepare_training, start_training
+
+    root = tmp_path_factory.mktemp("demo-path")
+    out = DemoWorkspace(root)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", str(root / "home"))
+        patch.setenv("GLOG_minloglevel", "2")
+        patch.setenv("PADDLE_WORKBENCH_LANG", "en")
+        patch.setenv("PADDLE_WORKBENCH_CONFIG", str(root / "config.yaml"))
+        patch.delenv("PADDLE_WORKBENCH_WORKSPACE", raising=False)
+        set_language("en")
+        result = CliRunner().invoke(build_cli(), ["--workspace", str(out.workspace), "check", "--json"])
+        assert result.exit_code in (0, 1), result.output
+        generate_cls_demo(out.data, n_train=64, n_val=16, seed=1)
+        store = RunStore(out.workspace)
+        config = Path(__file__).resolve().parents[1] / "sample_configs" / "train_cls_demo.yaml"
+        overrides = ["train.steps=6", "train.warmup_steps=0", "train.batch_size=8", f"data.dir={out.data}"]
+        overrides += ["eval.every=3", "checkpoint.every=3", "checkpoint.keep=2"]
+        job = start_training(prepare_training(config, overrides, store=store, environ={}), store)
+        assert job.wait(120) and job.status == "finished", job.status
+        out.run = job.run_dir
+        write_report(run_comparison(str(job.run_dir), store, CompareOptions(repeats=2, warmup=1)))
+    return out

@@ -26,6 +26,7 @@ import json
 import os
 import re
 import secrets
+import stat
 import threading
 import time
 from collections import deque
@@ -77,11 +78,50 @@ def resolve_workspace(workspace: str | os.PathLike[str] | None = None) -> Path:
     return Path(str(found)).expanduser() if found else DEFAULT_WORKSPACE
 
 
+PRIVATE_DIR = 0o700
+PRIVATE_FILE = 0o600
+
+
+def open_private(path: Path, mode: str = "a") -> TextIO:
+    """Open a text file for writing (``"a"`` or ``"w"``) that a new file gets created readable by its
+    owner only (0600): run folders hold configs, logs and weights that are nobody else's business."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if mode == "a" else os.O_TRUNC)
+    fd = os.open(path, flags, PRIVATE_FILE)
+    return open(fd, mode, encoding="utf-8", errors="replace")  # noqa: SIM115 - the caller closes it
+
+
+def make_private_dir(path: Path, *, exist_ok: bool = True) -> Path:
+    """``mkdir -p`` whose last folder is 0700 (the umask cannot widen it; an existing one is tightened)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=PRIVATE_DIR, exist_ok=exist_ok)
+    with contextlib.suppress(OSError):
+        os.chmod(path, PRIVATE_DIR)
+    return path
+
+
+def tighten(root: Path) -> None:
+    """Take group and other permissions off every folder and file under ``root`` (and ``root``).
+
+    Paddle's own writers (``paddle.save``, ``paddle.jit.save``) and ``mkdir`` follow the umask; a run
+    ends, or a report is written, with this pass so what the run holds is its owner's only. Links are
+    not followed; a file that vanished meanwhile is skipped.
+    """
+    for base, dirs, files in os.walk(root):
+        for name in [*dirs, *files, ""]:
+            target = os.path.join(base, name) if name else base
+            with contextlib.suppress(OSError):
+                st = os.lstat(target)
+                if not stat.S_ISLNK(st.st_mode) and stat.S_IMODE(st.st_mode) & 0o077:
+                    os.chmod(target, stat.S_IMODE(st.st_mode) & ~0o077)
+
+
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so a reader sees the old or the new file, never a torn one."""
+    """Write ``text`` to ``path`` so a reader sees the old or the new file, never a torn one.
+
+    The file is created 0600 (see :func:`open_private`)."""
     tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
     try:
-        with open(tmp, "w", encoding="utf-8") as fh:
+        with open_private(tmp, "w") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
@@ -128,7 +168,7 @@ class EventWriter:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh: TextIO = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+        self._fh: TextIO = open_private(path)  # closed in close()
         self._pending: deque[dict[str, Any]] = deque()
         self._flush_lock = threading.Lock()
         self._closed = threading.Event()
@@ -206,7 +246,7 @@ class RunHandle:
         """Append captured output to ``logs.txt`` (thread-safe)."""
         with self._log_lock:
             if self._log is None:
-                self._log = open(self.logs_path, "a", encoding="utf-8", errors="replace")  # noqa: SIM115
+                self._log = open_private(self.logs_path)
             self._log.write(text)
             self._log.flush()
 
@@ -245,6 +285,7 @@ class RunHandle:
             if self._log is not None:
                 self._log.close()
                 self._log = None
+        tighten(self.run_dir)  # checkpoints and exports Paddle wrote under the umask
 
 
 # --------------------------------------------------------------------------- reading
@@ -425,7 +466,7 @@ class RunStore:
         """
         run_id = run_id or self.new_run_id(name)
         run_dir = self.runs_dir / run_id
-        run_dir.mkdir(parents=True, exist_ok=exist_ok)
+        make_private_dir(run_dir, exist_ok=exist_ok)
         doc = {"run_id": run_id, "name": name, "kind": kind, "config": dict(config or {})}
         if fingerprint:
             doc["environment"] = dict(fingerprint)

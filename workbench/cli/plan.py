@@ -7,8 +7,10 @@ parity does not hold, 2 bad input (an invalid plan, a run that cannot be found) 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -97,6 +99,19 @@ def _validate(console: Console, path: Path, nproc: int | None, overrides: tuple[
     from workbench.parallel.validate import check_plan
 
     return check_plan(path, nproc=nproc, train_overrides=overrides)
+
+
+def _store_parity(doc: dict[str, Any], run_b: Path) -> None:
+    """Keep the parity result in ``<RUN_B>/reports/parity-<time>.json`` (owner-only) for ``verify``."""
+    import json
+    import time
+
+    from workbench.runs import atomic_write_text, make_private_dir
+
+    with contextlib.suppress(OSError):
+        folder = make_private_dir(run_b / "reports")
+        name = f"parity-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        atomic_write_text(folder / name, json.dumps(doc, indent=2, default=str) + "\n")
 
 
 def plan_command() -> click.Group:
@@ -255,6 +270,7 @@ def plan_command() -> click.Group:
         a, b = found
         assert a is not None and b is not None
         result = compare_runs(a, b, DEFAULT_TOLERANCE if tolerance is None else tolerance)
+        _store_parity(result.to_dict(), b)
 
         def fmt(value: float | None) -> str:
             return "-" if value is None else f"{value:.3g}"

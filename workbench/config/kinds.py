@@ -1,6 +1,6 @@
 """Which model validates which YAML file: ``paddle-workbench validate`` accepts any workbench file.
 
-Each feature registers its file kind (training config here; sharding plans, verify configs later) with
+Each feature registers its file kind (training config here; sharding plans and verify configs on first use) with
 a detector that looks at the top-level keys.
 """
 
@@ -35,8 +35,17 @@ _KINDS: list[FileKind] = [
 def _kinds() -> list[FileKind]:
     """Every kind; sharding plans join on first use (their model imports this package)."""
     from workbench.parallel.spec import PlanConfig
+    from workbench.verify.config import VerifyConfig
 
     register_kind(FileKind("plan", PlanConfig, lambda d: "mesh" in d and "task" not in d, "config.kind.plan"))
+    register_kind(
+        FileKind(
+            "verify",
+            VerifyConfig,
+            lambda d: "targets" in d and not {"task", "mesh"} & set(d),
+            "verify.config.kind",
+        )
+    )
     return _KINDS
 
 

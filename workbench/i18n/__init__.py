@@ -26,7 +26,7 @@ LANGUAGES: tuple[Language, ...] = ("en", "zh")
 # Domain modules whose MESSAGES make up the catalog. Later features append their module here.
 _DOMAINS: tuple[str, ...] = (
     "core", "cli", "config", "runs", "ui", "shell", "training", "envcheck", "inference",
-    "screens", "parallel", "datasets", "troubleshoot", "wizard", "attach", "serve",
+    "screens", "parallel", "datasets", "troubleshoot", "wizard", "attach", "serve", "verify",
 )  # fmt: skip
 
 _current: Language | None = None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from workbench.i18n import t
 from workbench.inference.engine import CompareResult
-from workbench.runs import atomic_write_text
+from workbench.runs import atomic_write_text, make_private_dir, tighten
 
 
 def _num(value: object, fmt: str = ".3g") -> str:
@@ -50,12 +50,12 @@ def to_markdown(result: CompareResult) -> str:
 
 
 def write_report(result: CompareResult) -> tuple[Path, Path]:
-    folder = result.run_dir / "reports"
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = make_private_dir(result.run_dir / "reports")
     stem = f"compare-step{result.checkpoint['step']}-{time.strftime('%Y%m%d-%H%M%S')}"
     json_path, md_path = folder / f"{stem}.json", folder / f"{stem}.md"
     atomic_write_text(
         json_path, json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str) + "\n"
     )
     atomic_write_text(md_path, to_markdown(result))
+    tighten(result.run_dir)  # the export Paddle just wrote under the umask: owner-only, like the run
     return json_path, md_path

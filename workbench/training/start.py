@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from workbench.datasets.fingerprint import dataset_fingerprint
 from workbench.envcheck.wheels import DEFAULT_PADDLE_VERSION
 from workbench.i18n import t
 from workbench.leftovers import clean_run, clean_workspace
@@ -33,6 +34,12 @@ def run_fingerprint(plan: TrainingPlan, paddle: Any, device: str) -> dict[str, A
         "overrides": list(plan.overrides),
         "data_dir": str(plan.data_dir.resolve()) if plan.data_dir is not None else None,
     }
+    if plan.data_dir is not None:
+        # Which data this run saw (verify re-checks it; see workbench.datasets.fingerprint).
+        try:
+            extra["dataset"] = dataset_fingerprint(plan.data_dir)
+        except OSError as exc:
+            extra["dataset"] = {"error": os_error_text(exc)}
     if plan.resume is not None:
         extra["resumed_from"] = {
             "run_dir": str(plan.resume.run_dir.resolve()),

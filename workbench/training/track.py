@@ -35,7 +35,7 @@ from workbench.events import AlertRaised, Event, MetricStore, RunCancelled, RunF
 from workbench.runner.child import RUN_DIR_ENV, context_from_env
 from workbench.runner.context import JobContext
 from workbench.runner.launcher import LauncherJob, launcher_job
-from workbench.runs import EventTailer, EventWriter, RunHandle, RunStore
+from workbench.runs import EventTailer, EventWriter, RunHandle, RunStore, make_private_dir
 
 RANKS_WAIT_S = 5.0
 """How long rank 0, when it ends, waits for the other ranks' final events to decide the run's outcome."""
@@ -214,7 +214,7 @@ def _join_launcher_job(
             name, config or {}, fingerprint=fingerprint, kind="launched", run_id=run_dir.name, exist_ok=True
         )
     else:
-        run_dir.mkdir(parents=True, exist_ok=True)
+        make_private_dir(run_dir)
     return RankRun(job, run_dir, handle, name, config)
 
 

@@ -8,8 +8,11 @@ skips included), 1 when a check failed, 2 for bad options.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
+from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -60,6 +63,21 @@ def _positive(ctx: click.Context, param: click.Parameter, value: float) -> float
     return value
 
 
+def _store(doc: dict[str, Any], workspace: Path) -> None:
+    """Keep the result as ``<workspace>/reports/check-<time>.json`` (owner-only): ``verify`` and the home
+    screen's path read the newest one instead of probing the machine again. A workspace that cannot be
+    written does not fail the check."""
+    import json
+    import time
+
+    from workbench.runs import atomic_write_text, make_private_dir
+
+    with contextlib.suppress(OSError):
+        folder = make_private_dir(Path(workspace) / "reports")
+        name = f"check-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        atomic_write_text(folder / name, json.dumps(doc, indent=2, default=str) + "\n")
+
+
 def check_command() -> click.Command:
     @click.command("check", help=t("cli.check.help"))
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
@@ -96,6 +114,7 @@ def check_command() -> click.Command:
                 status.update(t("cli.check.progress", done=len(done), last=rule_title(finding.id)))
 
             report = run_checks(context=context, timeout_s=timeout_s, on_finding=on_finding)
+        _store(report.to_dict(), settings.workspace)
         if json_mode:
             emit_json(report.to_dict())
         elif markdown_mode:

@@ -18,7 +18,6 @@ from workbench.i18n import t
 
 PLANNED: dict[str, float] = {
     "diagnose": 80,
-    "verify": 90,
     "report": 100,
 }
 """Command name → its place in ``--help``; help text ``cli.<name>.help``, feature ``cli.planned.feature.<name>``."""

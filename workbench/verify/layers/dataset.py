@@ -1,0 +1,55 @@
+"""Dataset: the baseline's dataset passes the linter and is the data the baseline trained on.
+
+The data folder and format come from the baseline's ``run.yaml``; the linter decodes every image, so
+only ``verify`` (``deep``) runs it — the dashboard repeats the last verdict. The fingerprint recorded
+at training time must still match the folder: a relabelled or replaced file is named as drift.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from workbench.i18n import t
+from workbench.runs import read_run_doc
+from workbench.verify.layers import LAYERS
+from workbench.verify.model import FAIL, NOT_RUN, PASS, Context, Item
+
+
+def dataset(ctx: Context) -> list[Item]:
+    if ctx.baseline is None:
+        command = "paddle-workbench dataset check DIR --format auto"
+        return [Item("dataset.lint", "dataset", NOT_RUN, t("verify.evidence.no_baseline"), command)]
+    doc = read_run_doc(ctx.baseline)
+    env = doc.get("environment") if isinstance(doc.get("environment"), dict) else {}
+    config = doc.get("config") if isinstance(doc.get("config"), dict) else {}
+    data = config.get("data") if isinstance(config.get("data"), dict) else {}
+    fmt = str(data.get("format") or "auto")
+    data_dir = env.get("data_dir")
+    command = f"paddle-workbench dataset check {data_dir or 'DIR'} --format {fmt}"
+    if not isinstance(data_dir, str):
+        return [Item("dataset.lint", "dataset", NOT_RUN, t("verify.evidence.no_data_dir"), command)]
+    if not ctx.deep:
+        return [ctx.reuse("dataset.lint", "dataset", command)]
+    from workbench.datasets.fingerprint import dataset_fingerprint
+    from workbench.datasets.lint import FORMATS, lint_dataset
+
+    root = Path(data_dir)
+    if not root.is_dir():
+        return [
+            Item("dataset.lint", "dataset", FAIL, t("verify.evidence.data_missing", path=data_dir), command)
+        ]
+    report = lint_dataset(root, fmt if fmt in FORMATS else "auto")
+    problems = [f"{p.file}:{p.line}: {p.code}" for p in report.errors[:3]]
+    recorded = env.get("dataset") if isinstance(env.get("dataset"), dict) else {}
+    drift = bool(recorded.get("sha256")) and dataset_fingerprint(root)["sha256"] != recorded.get("sha256")
+    if report.errors:
+        evidence = t("verify.evidence.lint_failed", count=len(report.errors), first="; ".join(problems))
+    elif drift:
+        evidence = t("verify.evidence.data_drift", path=data_dir, run=ctx.baseline.name)
+    else:
+        evidence = t("verify.evidence.lint_ok", path=data_dir, warnings=len(report.warnings))
+    status = FAIL if report.errors or drift else PASS
+    return [Item("dataset.lint", "dataset", status, evidence, command, None, data_dir)]
+
+
+LAYERS.register("dataset", dataset, order=60)
