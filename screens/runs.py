@@ -88,9 +88,9 @@ def path_text(
             out.append(pad(t(f"path.state.{step.state}"), 7) + " ")
             out.append(f"[{key or '-'}] ", style="bold")
             when = f"{format_time(step.when)}  " if step.when else ""
-            out.append(
-                when + (step.evidence if step.state == "done" else step.evidence or step.command), style="dim"
-            )
+            # done and failed: what the evidence says (a failed file is named); not run: what to type
+            shown = step.command if step.state == "not run" else step.evidence
+            out.append(when + shown, style="dim")
     if first is not None:
         key = key_for(first.id)
         out.append("\n")

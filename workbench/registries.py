@@ -21,6 +21,7 @@ ENGINE_REGISTRIES: tuple[tuple[str, str], ...] = (
     ("workbench.attach.parsers", "PARSERS"),
     ("workbench.inference.paths", "PATHS"),
     ("workbench.cli.commands", "COMMANDS"),
+    ("workbench.verify.layers", "LAYERS"),
 )
 """``(package, attribute)`` of each registry: the folder a new entry goes into, and its registry."""
 
