@@ -33,7 +33,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import psutil
 import yaml
@@ -87,7 +87,7 @@ def open_private(path: Path, mode: str = "a") -> TextIO:
     owner only (0600): run folders hold configs, logs and weights that are nobody else's business."""
     flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if mode == "a" else os.O_TRUNC)
     fd = os.open(path, flags, PRIVATE_FILE)
-    return open(fd, mode, encoding="utf-8", errors="replace")  # noqa: SIM115 - the caller closes it
+    return cast(TextIO, open(fd, mode, encoding="utf-8", errors="replace"))  # noqa: SIM115
 
 
 def make_private_dir(path: Path, *, exist_ok: bool = True) -> Path:

@@ -138,7 +138,9 @@ def test_a_parity_report_is_read_by_its_contract(demo_workspace, tmp_path: Path)
     parity = CliRunner().invoke(build_cli(), ["--workspace", str(ws), "plan", "parity", run, run])
     assert parity.exit_code == 0, parity.output
     report = next((ws / "runs" / run / "reports").glob("parity-*.json"))
-    assert {"max_abs_diff", "max_rel_diff", "first_divergence_step", "checks"} <= set(json.loads(report.read_text()))
+    assert {"max_abs_diff", "max_rel_diff", "first_divergence_step", "checks"} <= set(
+        json.loads(report.read_text())
+    )
     _, doc = _verify(ws)
     item = _items(doc)["parallel.parity"]
     assert item["status"] == "pass" and str(report) in item["evidence"]

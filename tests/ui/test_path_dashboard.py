@@ -39,7 +39,16 @@ async def test_empty_workspace_full_dashboard_one_line_per_step(make_app) -> Non
     async with app.run_test(size=(100, 40)) as pilot:
         await _wait_for(lambda: "next:" in _path(app), pilot)
         lines = _path(app).splitlines()
-        steps = ["environment", "baseline", "parallel", "parity", "inference parity", "hardware", "dataset", "verify"]
+        steps = [
+            "environment",
+            "baseline",
+            "parallel",
+            "parity",
+            "inference parity",
+            "hardware",
+            "dataset",
+            "verify",
+        ]
         assert len(lines) == len(steps) + 1
         for line, step in zip(lines, steps, strict=False):
             assert line.startswith(f"· {step}") and "not run" in line, line
@@ -47,7 +56,9 @@ async def test_empty_workspace_full_dashboard_one_line_per_step(make_app) -> Non
         assert "paddle-workbench train sample_configs/train_cls_demo.yaml" in lines[1]
 
 
-async def test_finished_workspace_shows_done_steps_with_evidence(make_app, demo_workspace, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+async def test_finished_workspace_shows_done_steps_with_evidence(
+    make_app, demo_workspace, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     ws = demo_workspace.copy(tmp_path)  # make_app's workspace is ./ws in tmp_path
     assert ws == tmp_path / "ws"
     run_id = demo_workspace.run.name

@@ -37,6 +37,9 @@ EXPECTED = {
         "tui", "validate", "check", "train", "plan", "compare", "attach", "dataset", "diagnose", "verify", "report",
         "serve", "loadtest", "runs",
     ],
+    "workbench.verify.layers": [
+        "environment", "training", "parallel", "inference", "hardware", "dataset", "engineering",
+    ],
 }  # fmt: skip
 
 

@@ -8,6 +8,7 @@ at training time must still match the folder: a relabelled or replaced file is n
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from workbench.i18n import t
 from workbench.runs import read_run_doc
@@ -15,14 +16,17 @@ from workbench.verify.layers import LAYERS
 from workbench.verify.model import FAIL, NOT_RUN, PASS, Context, Item
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def dataset(ctx: Context) -> list[Item]:
     if ctx.baseline is None:
         command = "paddle-workbench dataset check DIR --format auto"
         return [Item("dataset.lint", "dataset", NOT_RUN, t("verify.evidence.no_baseline"), command)]
     doc = read_run_doc(ctx.baseline)
-    env = doc.get("environment") if isinstance(doc.get("environment"), dict) else {}
-    config = doc.get("config") if isinstance(doc.get("config"), dict) else {}
-    data = config.get("data") if isinstance(config.get("data"), dict) else {}
+    env = _mapping(doc.get("environment"))
+    data = _mapping(_mapping(doc.get("config")).get("data"))
     fmt = str(data.get("format") or "auto")
     data_dir = env.get("data_dir")
     command = f"paddle-workbench dataset check {data_dir or 'DIR'} --format {fmt}"
@@ -40,7 +44,7 @@ def dataset(ctx: Context) -> list[Item]:
         ]
     report = lint_dataset(root, fmt if fmt in FORMATS else "auto")
     problems = [f"{p.file}:{p.line}: {p.code}" for p in report.errors[:3]]
-    recorded = env.get("dataset") if isinstance(env.get("dataset"), dict) else {}
+    recorded = _mapping(env.get("dataset"))
     drift = bool(recorded.get("sha256")) and dataset_fingerprint(root)["sha256"] != recorded.get("sha256")
     if report.errors:
         evidence = t("verify.evidence.lint_failed", count=len(report.errors), first="; ".join(problems))
