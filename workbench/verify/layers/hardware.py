@@ -35,7 +35,8 @@ def hardware(ctx: Context) -> list[Item]:
             paddle=str(newest.get("paddle_version")),
         )
         status = PASS if passing else FAIL
-        items.append(Item(f"hardware.{target}", "hardware", status, evidence, command, None, source))
+        when = newest.get("time") if isinstance(newest.get("time"), int | float) else None
+        items.append(Item(f"hardware.{target}", "hardware", status, evidence, command, when, source))
     return items
 
 
