@@ -82,12 +82,12 @@ PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
 
 
-def open_private(path: Path, mode: str = "a") -> TextIO:
+def open_private(path: Path, mode: str = "a", errors: str = "strict") -> TextIO:
     """Open a text file for writing (``"a"`` or ``"w"``) that a new file gets created readable by its
     owner only (0600): run folders hold configs, logs and weights that are nobody else's business."""
     flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if mode == "a" else os.O_TRUNC)
     fd = os.open(path, flags, PRIVATE_FILE)
-    return cast(TextIO, open(fd, mode, encoding="utf-8", errors="replace"))  # noqa: SIM115
+    return cast(TextIO, open(fd, mode, encoding="utf-8", errors=errors))  # noqa: SIM115
 
 
 def make_private_dir(path: Path, *, exist_ok: bool = True) -> Path:
@@ -246,7 +246,7 @@ class RunHandle:
         """Append captured output to ``logs.txt`` (thread-safe)."""
         with self._log_lock:
             if self._log is None:
-                self._log = open_private(self.logs_path)
+                self._log = open_private(self.logs_path, errors="replace")
             self._log.write(text)
             self._log.flush()
 

@@ -7,8 +7,8 @@ reproducible, and run folders and reports are their owner's only.
 * logs — ``events.jsonl`` is there (and ``logs.txt`` when output was captured);
 * reproducible — ``run.yaml`` records the config, seeds, Paddle and Python versions and the dataset
   fingerprint;
-* permissions — no run folder, file in one, or report is readable by group or others (0700/0600);
-  looser ones are named.
+* permissions — no run folder, file in one, report or the serving token (``<workspace>/serve/``) is
+  readable by group or others (0700/0600); looser ones are named.
 """
 
 from __future__ import annotations
@@ -184,8 +184,8 @@ def loose_paths(roots: list[Path]) -> list[str]:
 
 def _permissions(ctx: Context) -> Item:
     roots = ctx.store.run_dirs()
-    if reports_dir(ctx.workspace).is_dir():
-        roots.append(reports_dir(ctx.workspace))
+    # Reports, and the serving token (``serve`` refuses a token file others can read; so does this).
+    roots += [p for p in (reports_dir(ctx.workspace), ctx.workspace / "serve") if p.is_dir()]
     command = f"chmod -R go-rwx {ctx.store.runs_dir}"
     if not roots:
         return Item("engineering.permissions", LAYER, NOT_RUN, t("verify.evidence.no_runs"), TRAIN_COMMAND)
