@@ -40,6 +40,7 @@ from workbench.screens.workers import OverlayLoaded
 LOG_READ_LIMIT = 256_000
 PROGRESS_CELLS = 24
 PLOT_INTERVAL_S = 1.0
+GRID_LOW_BANDWIDTH_INTERVAL_S = 5.0
 
 
 def _batch_size(config: Mapping[str, Any]) -> int | None:
@@ -226,6 +227,8 @@ class MonitorScreen(WorkbenchScreen):
         data = (job.metrics.samples, len(job.lifecycle), job.paused)
         view = (self.metric_index, self.x_axis, id(self.overlay), self.app.theme, self.size, self.grid_mode)
         if data == self._seen_data and view == self._seen_view:
+            if self.grid_mode:
+                self.query_one(ChartGrid).refresh_visible()  # charts still waiting for their turn
             self._tail_log(job)
             return
         self._render_title(job)  # cheap: one line, every tick
@@ -233,7 +236,7 @@ class MonitorScreen(WorkbenchScreen):
         # Curves and the metrics table cost Python time under the GIL the training thread shares:
         # redraw them at most once per PLOT_INTERVAL_S while data streams in, at once for a view change
         # or when the run has ended (docs/paddle-notes.md, "Redraws cost the training thread").
-        if view != self._seen_view or job.done or now - self._last_plot >= self.plot_interval_s:
+        if view != self._seen_view or job.done or now - self._last_plot >= self._plot_interval():
             self._last_plot = now
             self._seen_data, self._seen_view = data, view
             if self.grid_mode:
@@ -242,7 +245,16 @@ class MonitorScreen(WorkbenchScreen):
                 self._render_plot(job)
             self._render_side(job)
             self._render_failure(job)
+        elif self.grid_mode and not self.wb.low_bandwidth:
+            self.query_one(ChartGrid).refresh_visible()  # the charts whose turn it is, between redraws
         self._tail_log(job)
+
+    def _plot_interval(self) -> float:
+        """Seconds between redraws while data streams in; the grid in low-bandwidth mode waits longer
+        (twelve charts redrawn at once would pass the 10 KB/s budget at 2 s)."""
+        if self.grid_mode and self.wb.low_bandwidth:
+            return GRID_LOW_BANDWIDTH_INTERVAL_S
+        return self.plot_interval_s
 
     def _eta_text(self, job: Job, last: int, total: int) -> str:
         remaining = None if job.done else self._eta.remaining_s(last, total)

@@ -29,6 +29,9 @@ from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 STEP_TIME = ("data_wait_ms", "compute_ms", "step_ms")
 THROUGHPUT = ("samples_per_s", "tokens_per_s")
 Y_TICKS = 4
+MAX_DRAWS_PER_PASS = 3
+"""Charts redrawn per pass at most: the monitor passes every tick (0.5 s), so a grid of twelve streaming
+charts is fully fresh every 2 s while no single tick pays for twelve (UI lag)."""
 CHART_HEIGHT = 8
 """Rows per chart in the grid (the ``Chart`` CSS height): a border, 4 plot rows, the axis and its ticks."""
 WIDE, WIDER = 96, 180
@@ -116,6 +119,8 @@ class ChartGrid(VerticalScroll):
         self.charts: dict[str, Chart] = {}
         self.enlarged: str | None = None
         self.view = CurveView()
+        self.max_draws = MAX_DRAWS_PER_PASS
+        self._turn = 0
         self.redraws = 0
         """How many chart redraws happened (tests and the benchmark read it)."""
         self._source: GridSource | None = None
@@ -126,11 +131,11 @@ class ChartGrid(VerticalScroll):
     def on_resize(self) -> None:
         self.set_class(self.size.width >= WIDE, "-wide")  # 120 columns: three charts a row, 12 on screen
         self.set_class(self.size.width >= WIDER, "-wider")
-        self.refresh_visible()
+        self.refresh_visible(all_now=True)
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
-        self.call_after_refresh(self.refresh_visible)  # regions move at the next layout
+        self.call_after_refresh(lambda: self.refresh_visible(all_now=True))  # what scrolled into view
 
     def clear(self) -> None:
         for chart in self.charts.values():
@@ -150,7 +155,7 @@ class ChartGrid(VerticalScroll):
             chart.display = self.enlarged is None or chart.group.key == self.enlarged
         if new:  # drawn once laid out: only then is it known which ones are on screen
             cells.mount_all(new)
-            self.call_after_refresh(self.refresh_visible)
+            self.call_after_refresh(lambda: self.refresh_visible(all_now=True))
             return
         self.refresh_visible()
 
@@ -173,13 +178,19 @@ class ChartGrid(VerticalScroll):
             and (index // columns + 1) * CHART_HEIGHT > top
         }
 
-    def refresh_visible(self) -> None:
+    def refresh_visible(self, *, all_now: bool = False) -> None:
+        """Redraw the visible charts whose data changed — :attr:`max_draws` of them per pass, in turn,
+        unless ``all_now`` (a new view, a chart enlarged, the first picture)."""
         source = self._source
         if source is None:
             return
         store = source.store
         visible = self.visible_keys()
-        for name, chart in self.charts.items():
+        names = list(self.charts)
+        start = self._turn % max(1, len(names))
+        drawn = 0
+        for name in names[start:] + names[:start]:  # round robin: every chart gets its turn
+            chart = self.charts[name]
             series = [store.series(name) for name in chart.group.names]
             key = tuple(len(s) if s is not None else 0 for s in series)
             if key == chart.data_key and not chart.stale:
@@ -187,6 +198,10 @@ class ChartGrid(VerticalScroll):
             if name not in visible:
                 chart.stale = True
                 continue
+            if drawn >= self.max_draws and not all_now:
+                self._turn = names.index(name)  # the next pass starts here
+                return
+            drawn += 1
             plotted = []
             view = self.view
             for index, (name, s) in enumerate(zip(chart.group.names, series, strict=True)):
@@ -214,7 +229,7 @@ class ChartGrid(VerticalScroll):
         self.view = view
         for chart in self.charts.values():
             chart.stale = True
-        self.refresh_visible()
+        self.refresh_visible(all_now=True)
 
     def enlarge(self, key: str | None) -> None:
         """Show only chart ``key`` over the whole area (``None``: the grid again)."""
@@ -224,7 +239,7 @@ class ChartGrid(VerticalScroll):
             chart.display = self.enlarged is None or name == self.enlarged
             chart.set_class(name == self.enlarged, "-enlarged")
             chart.stale = True
-        self.refresh_visible()
+        self.refresh_visible(all_now=True)
 
 
 # --------------------------------------------------------------------------- reading curves
