@@ -7,8 +7,10 @@ the header shows "Paddle: loading…" until then.
 
 from __future__ import annotations
 
+import os
+import signal
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
@@ -30,6 +32,7 @@ from workbench.screens.commands import WorkbenchCommands, WorkbenchThemes
 from workbench.screens.dialogs import ConfirmScreen, ErrorScreen, HelpScreen, TooSmallScreen
 from workbench.screens.jobs import RunsAndJobs
 from workbench.screens.modes import ordered_modes
+from workbench.screens.signals import install_stop_signals
 from workbench.screens.workers import Requests, worker_title
 from workbench.settings import WorkbenchSettings, resolve_settings
 from workbench.themes import load_theme_specs, resolve_theme_name, stylesheet_path
@@ -122,6 +125,12 @@ class WorkbenchApp(RunsAndJobs, App[int]):
         self._attached: dict[str, AttachedRun] = {}
         self.env_checks = env_checks  # what the Environment screen runs (None: the real checks)
         self.requests = Requests()
+        self.handle_stop_signals = False
+        """Set by ``run_tui``: SIGTERM/SIGHUP stop the runs and quit (tests leave the process's alone)."""
+        self.on_hangup: Callable[[], None] | None = None
+        """What to do first when the terminal hangs up (``run_tui`` silences the saved terminal)."""
+        self.stop_signal: int | None = None
+        """The stop signal that ended the app, if one did (the exit code is 128 + it)."""
         self.stop_reports: list[str] = []  # printed by run_tui after the terminal is restored
         self.theme_problems: list[str] = []
         self._requested_theme = settings.theme
@@ -150,6 +159,8 @@ class WorkbenchApp(RunsAndJobs, App[int]):
             self._seed_demo()
         if self.open_run:
             self.call_after_refresh(self.open_in_monitor, self.open_run)
+        if self.handle_stop_signals:
+            install_stop_signals(self.stop_for_signal)
         if self.preload_paddle:
             self.paddle_state = "loading"
             self.update_subtitle()
@@ -285,6 +296,20 @@ class WorkbenchApp(RunsAndJobs, App[int]):
             return None
         self.notify(t("ui.screenshot.saved", path=str(path)))
         return path
+
+    def stop_for_signal(self, signum: int) -> None:
+        """SIGTERM / SIGHUP (see :mod:`workbench.screens.signals`): stop the runs after their step, then
+        quit; a second signal exits at once, recording the runs as cancelled where it can."""
+        if self.stop_signal is not None:
+            for job in self.live_jobs.values():
+                abandon = getattr(job, "abandon", None)
+                if callable(abandon) and not job.done:
+                    abandon()
+            os._exit(128 + signum)
+        self.stop_signal = signum
+        if signum == signal.SIGHUP and self.on_hangup is not None:
+            self.on_hangup()
+        self._stop_jobs_and_exit()
 
     def action_quit(self) -> Any:
         running = [job for job in self.live_jobs.values() if not job.done]

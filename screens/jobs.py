@@ -257,6 +257,11 @@ class RunsAndJobs:
         app.post_message(message)
 
     def on_paddle_loaded(self, message: PaddleLoaded) -> None:
+        if getattr(self, "handle_stop_signals", False):
+            from workbench.screens.signals import install_stop_signals
+
+            app_: Any = self
+            install_stop_signals(app_.stop_for_signal)  # glog replaced SIGTERM's handler at import
         app: Any = self
         self.paddle_state, self.paddle_version = message.state, message.version
         app.update_subtitle()

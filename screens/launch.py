@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ def run_tui(settings: WorkbenchSettings, demo: bool = False, open_run: str | Non
     from workbench.capture import start_process_capture, stop_process_capture
     from workbench.screens.app import WorkbenchApp
     from workbench.screens.driver import CapturedTerminalDriver
+    from workbench.screens.signals import silence_terminal
 
     # glog goes to fd 2 from C++: quiet the chatty levels before Paddle is imported by a worker.
     os.environ.setdefault("GLOG_minloglevel", "2")
@@ -36,6 +38,9 @@ def run_tui(settings: WorkbenchSettings, demo: bool = False, open_run: str | Non
         app = WorkbenchApp(
             settings=settings, seed_demo=demo, driver_class=CapturedTerminalDriver, open_run=open_run
         )
+        app.handle_stop_signals = True
+        terminal_fd = capture.terminal_fd
+        app.on_hangup = lambda: silence_terminal(terminal_fd)
         app.run()
         return_code = app.return_code or 0
     finally:
@@ -44,8 +49,16 @@ def run_tui(settings: WorkbenchSettings, demo: bool = False, open_run: str | Non
         CapturedTerminalDriver.terminal_fd = None
     # Quitting stopped runs: say which, where they stopped, and how to go on (now that the terminal
     # is the user's again, so it stays in the scrollback).
-    for line in app.stop_reports if app is not None else []:
-        sys.stderr.write(line + "\n")
+    reports = app.stop_reports if app is not None else []
+    if reports:
+        with open(log_path, "a", encoding="utf-8") as log:  # kept even when the terminal is gone
+            log.writelines(line + "\n" for line in reports)
+    with contextlib.suppress(OSError):  # after a hang-up the terminal cannot be written
+        for line in reports:
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    if app is not None and app.stop_signal is not None:
+        return 128 + app.stop_signal  # stopped by SIGTERM / SIGHUP, runs checkpointed: not a crash
     if return_code:
         # Textual printed the crash while fds 1/2 were still captured: point at where it went.
         sys.stderr.write(t("ui.crashed", path=str(log_path)) + "\n")

@@ -184,3 +184,28 @@ async def test_child_processes_started_under_the_app_get_a_real_stderr(make_app,
             imagecheck.POOL_THRESHOLD = original
         await pilot.pause()
     assert len(results) == 4
+
+
+async def test_sigterm_or_sighup_stops_the_runs_after_their_step_then_quits(make_app) -> None:  # type: ignore[no-untyped-def]
+    """What `run_tui` routes SIGTERM/SIGHUP to: before, both killed the TUI mid-step and its runs were
+    left "running" with everything since the last checkpoint lost (checked by hand in tmux: SIGHUP
+    exited 129 with state.json "running"; now "cancelled" at the step it reached, report kept)."""
+    import signal as signals
+    from functools import partial
+
+    from workbench.demo import start_demo_job
+
+    app = make_app()
+    hung_up: list[bool] = []
+    app.on_hangup = lambda: hung_up.append(True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.start_job(partial(start_demo_job, steps=100_000, step_s=0.01))
+        await _wait_for(lambda: any(job.metrics.last_step or 0 for job in app.live_jobs.values()), pilot)
+        (job,) = app.live_jobs.values()
+        app.stop_for_signal(signals.SIGHUP)
+        await _wait_for(lambda: job.done, pilot)
+        await _wait_for(lambda: not app.is_running, pilot)
+    assert hung_up == [True] and app.stop_signal == signals.SIGHUP
+    state = json.loads((job.run_dir / "state.json").read_text())
+    assert state["status"] == "cancelled"
+    assert app.stop_reports and job.run_id in app.stop_reports[0]
