@@ -7,21 +7,13 @@ import json
 
 from textual.widgets import DataTable, Static
 
+from tests.ui.waiting import wait_for as _wait_for
 from workbench.events import RunFailed
 from workbench.i18n import set_language
 from workbench.screens.dialogs import ErrorScreen, HelpScreen, TooSmallScreen
 from workbench.screens.modes import ordered_modes
 from workbench.screens.monitor import MonitorScreen
 from workbench.screens.runs import RunsScreen
-
-
-async def _wait_for(predicate, pilot, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(int(timeout / 0.05)):
-        if predicate():
-            return
-        await asyncio.sleep(0.05)
-        await pilot.pause()
-    raise AssertionError("condition not met in time")
 
 
 async def test_starts_on_runs_and_switches_every_mode(make_app) -> None:  # type: ignore[no-untyped-def]
@@ -45,7 +37,7 @@ async def test_failing_job_is_an_event_and_the_app_stays_up(make_app) -> None:  
         await pilot.pause(0.1)
         assert isinstance(app.screen, MonitorScreen)
         job = app.monitor_target
-        await _wait_for(lambda: job.done, pilot)
+        await _wait_for(pilot, lambda: job.done)
         await pilot.pause(0.7)  # one monitor tick
         assert isinstance(job.result, RunFailed)
         failure = app.screen.query_one("#monitor-failure-text", Static)
@@ -61,7 +53,7 @@ async def test_failing_job_is_an_event_and_the_app_stays_up(make_app) -> None:  
         assert isinstance(app.screen, RunsScreen)
         table = app.screen.query_one(DataTable)
         # (the list already showed it running: RunsChanged re-read it when it started)
-        await _wait_for(lambda: table.row_count == 1 and "failed" in str(table.get_row_at(0)[1]), pilot)
+        await _wait_for(pilot, lambda: table.row_count == 1 and "failed" in str(table.get_row_at(0)[1]))
 
 
 async def test_open_a_past_run_from_the_list(make_app, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -73,11 +65,11 @@ async def test_open_a_past_run_from_the_list(make_app, tmp_path) -> None:  # typ
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         table = app.screen.query_one(DataTable)
-        await _wait_for(lambda: table.row_count == 1, pilot)
+        await _wait_for(pilot, lambda: table.row_count == 1)
         await pilot.press("enter")
         await pilot.pause(0.1)
         assert isinstance(app.screen, MonitorScreen)
-        await _wait_for(lambda: app.monitor_target is not None and app.monitor_target.done, pilot)
+        await _wait_for(pilot, lambda: app.monitor_target is not None and app.monitor_target.done)
         assert app.monitor_target.metrics.last_step == {0: 30}
         assert job.run_id in app.sub_title
 
@@ -120,7 +112,7 @@ async def test_worker_error_becomes_an_error_panel(make_app) -> None:  # type: i
             raise RuntimeError("probe crashed")
 
         broken(app.screen)
-        await _wait_for(lambda: isinstance(app.screen, ErrorScreen), pilot)
+        await _wait_for(pilot, lambda: isinstance(app.screen, ErrorScreen))
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, RunsScreen)
@@ -153,7 +145,7 @@ async def test_quit_while_a_run_trains_asks_first_and_stops_it(make_app) -> None
         await pilot.pause()
         assert not job.done and app.is_running
         await pilot.press("q", "y")
-        await _wait_for(lambda: job.done, pilot)
+        await _wait_for(pilot, lambda: job.done)
         assert job.status == "cancelled"
 
 
@@ -200,11 +192,11 @@ async def test_sigterm_or_sighup_stops_the_runs_after_their_step_then_quits(make
     app.on_hangup = lambda: hung_up.append(True)
     async with app.run_test(size=(120, 40)) as pilot:
         app.start_job(partial(start_demo_job, steps=100_000, step_s=0.01))
-        await _wait_for(lambda: any(job.metrics.last_step or 0 for job in app.live_jobs.values()), pilot)
+        await _wait_for(pilot, lambda: any(job.metrics.last_step or 0 for job in app.live_jobs.values()))
         (job,) = app.live_jobs.values()
         app.stop_for_signal(signals.SIGHUP)
-        await _wait_for(lambda: job.done, pilot)
-        await _wait_for(lambda: not app.is_running, pilot)
+        await _wait_for(pilot, lambda: job.done)
+        await _wait_for(pilot, lambda: not app.is_running)
     assert hung_up == [True] and app.stop_signal == signals.SIGHUP
     state = json.loads((job.run_dir / "state.json").read_text())
     assert state["status"] == "cancelled"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from textual.widgets import Input, Log, Static
 
+from tests.ui.waiting import wait_for
 from workbench.attach.link import link_log
 from workbench.runs import RunStore
 from workbench.screens.dialogs import TrainConfigScreen
@@ -24,14 +25,6 @@ def _grow(path: Path, lines: list[str]) -> None:
         fh.write("".join(line + "\n" for line in lines))
 
 
-async def _until(pilot, predicate, tries: int = 200) -> bool:  # type: ignore[no-untyped-def]
-    for _ in range(tries):
-        if predicate():
-            return True
-        await pilot.pause(0.05)
-    return predicate()
-
-
 async def test_a_growing_ocr_log_in_the_monitor_then_a_crash(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     lines = (FIXTURES / "paddleocr_train.log").read_text().splitlines()
     first = next(i for i, line in enumerate(lines) if "global_step" in line)
@@ -42,20 +35,18 @@ async def test_a_growing_ocr_log_in_the_monitor_then_a_crash(make_app, tmp_path:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         app.open_in_monitor(run_dir.name)
-        assert await _until(
-            pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.job is not None
-        )
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.job is not None)
         screen = app.screen
         plot = screen.query_one(BraillePlot)
-        assert await _until(pilot, lambda: any(s.label == "loss" and len(s.x) == 2 for s in plot._series))
+        await wait_for(pilot, lambda: any(s.label == "loss" and len(s.x) == 2 for s in plot._series))
         log_text = "\n".join(screen.query_one(Log).lines)
         assert "Initialize indexs of datasets" in log_text  # not an iteration line: kept as log text
         _grow(log, lines[first + 2 : first + 6])  # three more iterations and a "save model" line arrive
-        assert await _until(pilot, lambda: any(s.label == "loss" and len(s.x) == 5 for s in plot._series))
+        await wait_for(pilot, lambda: any(s.label == "loss" and len(s.x) == 5 for s in plot._series))
         assert {"data_wait_ms", "compute_ms", "loss_shrink_maps"} <= set(screen.metric_names())
         while screen.current_metric() != "data_wait_ms":  # the data-wait / compute split has its curves
             await pilot.press("right_square_bracket")
-        assert await _until(pilot, lambda: [s.label for s in plot._series] == ["data_wait_ms"])
+        await wait_for(pilot, lambda: [s.label for s in plot._series] == ["data_wait_ms"])
         assert len(plot._series[0].x) == 5
         assert screen.job.status == "running"
         _grow(
@@ -67,7 +58,7 @@ async def test_a_growing_ocr_log_in_the_monitor_then_a_crash(make_app, tmp_path:
                 "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libcudnn.so) is not configured.",
             ],
         )
-        assert await _until(pilot, lambda: screen.query_one("#monitor-failure").display)
+        await wait_for(pilot, lambda: screen.query_one("#monitor-failure").display)
         assert screen.job.status == "failed"
         assert "libcudnn" in str(screen.query_one("#monitor-failure-text", Static).content)
 
@@ -77,10 +68,10 @@ async def test_home_screen_a_links_a_log_and_opens_the_monitor(make_app, tmp_pat
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause(0.2)
         await pilot.press("a")
-        assert await _until(pilot, lambda: isinstance(app.screen, TrainConfigScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, TrainConfigScreen))
         app.screen.query_one(Input).value = str(FIXTURES / "paddleclas_train.log")
         await pilot.press("enter")
-        assert await _until(
+        await wait_for(
             pilot,
             lambda: (
                 isinstance(app.screen, MonitorScreen) and app.screen.job is not None and app.screen.job.done

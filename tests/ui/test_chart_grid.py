@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tests.ui.waiting import wait_for
 from workbench.events import RunFinished, RunStarted
 from workbench.runner import Job
 from workbench.screens.monitor import MonitorScreen
@@ -38,11 +39,12 @@ class FifteenMetricJob(Job):
 async def _drawn(pilot) -> None:  # type: ignore[no-untyped-def]
     """Wait until every chart on screen is drawn (a loaded machine may take longer than a fixed pause)."""
     grid = pilot.app.screen.query_one(ChartGrid)
-    for _ in range(100):
-        await pilot.pause(0.05)
+
+    def drawn() -> bool:
         keys = grid.visible_keys()
-        if keys and all(not grid.charts[k].stale and grid.charts[k].data_key for k in keys):
-            break
+        return bool(keys) and all(not grid.charts[k].stale and grid.charts[k].data_key for k in keys)
+
+    await wait_for(pilot, drawn)
     await pilot.pause(0.1)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from textual.widgets import DataTable, Static
 
+from tests.ui.waiting import wait_for
 from workbench.screens.app import WorkbenchApp
 from workbench.screens.compare import CompareScreen, bar
 
@@ -125,10 +126,7 @@ async def test_an_empty_workspace_says_how_to_get_a_checkpoint(tmp_path: Path) -
     app = WorkbenchApp(tmp_path / "ws", preload_paddle=False)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _compare_screen(pilot)
-        for _ in range(40):
-            await pilot.pause(0.05)
-            if "train one first" in _text(screen, "#compare-progress"):
-                break
+        await wait_for(pilot, lambda: "train one first" in _text(screen, "#compare-progress"))
         assert "train one first" in _text(screen, "#compare-progress")
         await pilot.press("c")  # nothing to compare: no crash, nothing started
         await pilot.pause(0.1)

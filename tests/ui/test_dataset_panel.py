@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import yaml
 from PIL import Image
 from textual.widgets import DataTable, Static
 
-
-async def _wait_for(predicate, pilot, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(int(timeout / 0.05)):
-        if predicate():
-            return
-        await asyncio.sleep(0.05)
-        await pilot.pause()
-    raise AssertionError("condition not met in time")
+from tests.ui.waiting import wait_for as _wait_for
 
 
 async def test_k_shows_the_runs_dataset_report_at_80x24(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -39,10 +31,10 @@ async def test_k_shows_the_runs_dataset_report_at_80x24(make_app, tmp_path: Path
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         table = app.screen.query_one(DataTable)
-        await _wait_for(lambda: table.row_count == 1, pilot)
+        await _wait_for(pilot, lambda: table.row_count == 1)
         await pilot.press("k")
         detail = app.screen.query_one("#run-detail-text", Static)
-        await _wait_for(lambda: "missing_image" in str(detail.render()), pilot)
+        await _wait_for(pilot, lambda: "missing_image" in str(detail.render()))
         text = str(detail.render())
         assert f"{data / 'train.txt'}:2: image 'images/gone.png' does not exist" in text.replace(
             "\n", ""

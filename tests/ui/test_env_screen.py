@@ -11,6 +11,7 @@ from typing import Any
 
 from textual.widgets import DataTable, Static
 
+from tests.ui.waiting import wait_for as _wait_for
 from workbench.envcheck import Facts, GpuSample, Probe, ProbeContext, Rule, SystemSnapshot, Verdict
 from workbench.screens.app import WorkbenchApp
 from workbench.screens.env import EnvChecks, EnvScreen
@@ -53,14 +54,6 @@ async def _env_screen(pilot: Any) -> EnvScreen:
 
 def _status(screen: EnvScreen, rule_id: str) -> str:
     return str(screen.query_one(DataTable).get_cell(rule_id, "status"))
-
-
-async def _wait_for(pilot: Any, condition: Callable[[], bool], tries: int = 400) -> None:
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("condition not met in time")
 
 
 async def test_results_stream_in_while_a_slow_probe_runs_and_keys_work(tmp_path: Path) -> None:

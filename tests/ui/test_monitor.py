@@ -7,6 +7,7 @@ from pathlib import Path
 from textual.widgets import OptionList
 
 from tests.ui.scripted import ScriptedJob
+from tests.ui.waiting import wait_for
 from workbench.demo import start_demo_job
 from workbench.runs import RunStore
 from workbench.screens.dialogs import RunPickerScreen
@@ -61,10 +62,7 @@ async def test_overlay_a_stored_run_on_the_same_axes(make_app, tmp_path: Path) -
         assert isinstance(app.screen, RunPickerScreen)
         app.screen.query_one(OptionList).highlighted = 0
         await pilot.press("enter")
-        for _ in range(40):
-            await pilot.pause(0.05)
-            if any(baseline.run_id[-20:] in label for label in _labels(app.screen)):
-                break
+        await wait_for(pilot, lambda: any(baseline.run_id[-20:] in label for label in _labels(app.screen)))
         assert isinstance(app.screen, MonitorScreen)
         assert any(baseline.run_id[-20:] in label for label in _labels(app.screen))
         await pilot.press("o")  # o again removes it

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from textual.widgets import DataTable, Static
 
-
-async def _wait_for(predicate, pilot, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(int(timeout / 0.05)):
-        if predicate():
-            return
-        await asyncio.sleep(0.05)
-        await pilot.pause()
-    raise AssertionError("condition not met in time")
+from tests.ui.waiting import wait_for as _wait_for
 
 
 def _path(app) -> str:  # type: ignore[no-untyped-def]
@@ -24,7 +16,7 @@ def _path(app) -> str:  # type: ignore[no-untyped-def]
 async def test_empty_workspace_at_80x24_says_what_to_do_first(make_app) -> None:  # type: ignore[no-untyped-def]
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await _wait_for(lambda: "next:" in _path(app), pilot)
+        await _wait_for(pilot, lambda: "next:" in _path(app))
         text = _path(app)
         lines = text.splitlines()
         assert len(lines) == 2  # compact under 30 rows: the steps, then the next one
@@ -37,7 +29,7 @@ async def test_empty_workspace_at_80x24_says_what_to_do_first(make_app) -> None:
 async def test_empty_workspace_full_dashboard_one_line_per_step(make_app) -> None:  # type: ignore[no-untyped-def]
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
-        await _wait_for(lambda: "next:" in _path(app), pilot)
+        await _wait_for(pilot, lambda: "next:" in _path(app))
         lines = _path(app).splitlines()
         steps = [
             "environment",
@@ -64,7 +56,7 @@ async def test_finished_workspace_shows_done_steps_with_evidence(
     run_id = demo_workspace.run.name
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await _wait_for(lambda: "next:" in _path(app), pilot)
+        await _wait_for(pilot, lambda: "next:" in _path(app))
         lines = _path(app).splitlines()
         done = {line.split()[1] for line in lines if line.startswith("✓")}
         assert {"environment", "baseline", "inference", "hardware"} <= done, lines
@@ -72,7 +64,7 @@ async def test_finished_workspace_shows_done_steps_with_evidence(
         assert lines[7].startswith("· verify")
         # v runs the checklist in a worker, stores the report; the path refreshes with the verdict.
         await pilot.press("v")
-        await _wait_for(lambda: _path(app).splitlines()[7].startswith("✓ verify"), pilot, timeout=60)
+        await _wait_for(pilot, lambda: _path(app).splitlines()[7].startswith("✓ verify"), timeout=60)
         lines = _path(app).splitlines()
         assert lines[6].startswith("✓ dataset")  # the linted verdict, reused from the stored report
         assert "12 pass, 0 fail, 2 not run" in lines[7]

@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.console import Console
 from textual.widgets import DataTable, Static, TextArea
 
+from tests.ui.waiting import wait_for
 from workbench.parallel.facts import LayerFact, ModelFacts, ParamFact
 from workbench.screens.plan import PlanScreen
 
@@ -52,10 +53,9 @@ def _placements(screen: PlanScreen, name: str) -> str:
 
 async def _checked(pilot, screen: PlanScreen) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause(0.1)
-    for _ in range(100):
-        if not screen.pending and screen.checked == screen.requests.latest("plan-check"):
-            break
-        await pilot.pause(0.1)
+    await wait_for(
+        pilot, lambda: not screen.pending and screen.checked == screen.requests.latest("plan-check")
+    )
     await pilot.pause(0.1)
 
 
@@ -149,10 +149,7 @@ async def test_b_shows_parity_of_the_plans_run_with_the_baseline(make_app, tmp_p
         await app.push_screen(screen)
         await _checked(pilot, screen)
         await pilot.press("b")
-        for _ in range(30):
-            await pilot.pause(0.1)
-            if "steps compared" in _plain(screen.query_one("#plan-findings", Static)):
-                break
+        await wait_for(pilot, lambda: "steps compared" in _plain(screen.query_one("#plan-findings", Static)))
         text = _plain(screen.query_one("#plan-findings", Static))
         assert "3 steps compared" in text and "first step beyond: —" in text
         assert "[pass] seeds" in text

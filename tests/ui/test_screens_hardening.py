@@ -14,6 +14,7 @@ import pytest
 from textual.widgets import DataTable, Footer, Input, Static
 
 from tests.ui.scripted import ScriptedJob
+from tests.ui.waiting import wait_for as _wait_for
 from workbench.demo import start_demo_job
 from workbench.envcheck import DEFAULT_PROBES, RULES_BY_ID, ProbeContext, run_checks
 from workbench.runner import attach
@@ -24,14 +25,6 @@ from workbench.screens.jobs import stop_report
 from workbench.screens.monitor import EtaClock, MonitorScreen
 from workbench.screens.runs import RunsScreen, list_runs
 from workbench.screens.widgets.plot import BraillePlot
-
-
-async def _wait_for(pilot: Any, condition: Any, tries: int = 400) -> None:
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("condition not met in time")
 
 
 def _footer_text(app: Any) -> str:
@@ -388,9 +381,9 @@ async def test_u_resumes_a_failed_training_run_into_a_linked_run(make_app, tmp_p
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         app.train_config(str(config))
-        await _wait_for(pilot, lambda: len(app.live_jobs) == 1, tries=2400)
+        await _wait_for(pilot, lambda: len(app.live_jobs) == 1, timeout=120)
         first = next(iter(app.live_jobs.values()))
-        await _wait_for(pilot, lambda: first.done, tries=2400)
+        await _wait_for(pilot, lambda: first.done, timeout=120)
         assert first.status == "failed"
         await pilot.press("1")
         screen = app.screen
@@ -398,9 +391,9 @@ async def test_u_resumes_a_failed_training_run_into_a_linked_run(make_app, tmp_p
         await _wait_for(pilot, lambda: screen.selected_run() == first.run_id)
         await _wait_for(pilot, lambda: "failed" in str(screen.query_one(DataTable).get_row_at(0)[1]))
         await pilot.press("u")
-        await _wait_for(pilot, lambda: len(app.live_jobs) == 2, tries=2400)
+        await _wait_for(pilot, lambda: len(app.live_jobs) == 2, timeout=120)
         second = next(job for job in app.live_jobs.values() if job is not first)
-        await _wait_for(pilot, lambda: second.done, tries=2400)
+        await _wait_for(pilot, lambda: second.done, timeout=120)
     resumed = read_run_doc_environment(second.run_dir).get("resumed_from") or {}
     assert Path(resumed["run_dir"]).name == first.run_id and resumed["step"] == 4
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from textual.widgets import OptionList, Static, TextArea
 
+from tests.ui.waiting import wait_for
 from workbench.runner.in_process import start_in_process
 from workbench.runs import RunStore
 from workbench.screens.app import WorkbenchApp
@@ -108,10 +109,7 @@ async def test_each_problem_is_walked_end_to_end(
         finding = _text(screen, "#wizard-finding")
         assert "cause:" in finding and "fix:" in finding
         await pilot.press("e")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if screen.last_export:
-                break
+        await wait_for(pilot, lambda: screen.last_export)
         report = Path(screen.last_export).read_text(encoding="utf-8")
         assert screen.walk.finding().title in report and evidence in report
 
@@ -142,19 +140,13 @@ async def test_pasted_error_is_diagnosed_and_followed_into_its_flow(tmp_path: Pa
         screen = await _screen(pilot)
         await _pick(pilot, "#wizard-problems", PASTE)
         await pilot.press("ctrl+s")  # an empty paste: a sentence, not a crash
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if "empty" in _text(screen, "#wizard-prompt"):
-                break
+        await wait_for(pilot, lambda: "empty" in _text(screen, "#wizard-prompt"))
         assert "empty" in _text(screen, "#wizard-prompt")
         screen.query_one("#wizard-text", TextArea).insert(
             "\x1b[31mImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found\x1b[0m\r\n"
         )
         await pilot.press("ctrl+s")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if screen.diagnosis is not None:
-                break
+        await wait_for(pilot, lambda: screen.diagnosis is not None)
         finding = _text(screen, "#wizard-finding")
         assert "imports.glibcxx" in finding and "GLIBCXX_3.4.30" in finding
         assert screen.suggested_flow == "import_fails"
@@ -174,10 +166,7 @@ async def test_newest_failed_run_opens_into_its_diagnosis_and_flow(tmp_path: Pat
     async with app.run_test(size=(140, 45)) as pilot:
         screen = await _screen(pilot)
         await pilot.press("r")
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if screen.diagnosis is not None:
-                break
+        await wait_for(pilot, lambda: screen.diagnosis is not None)
         assert "numpy_compat.scalar_conversion" in _text(screen, "#wizard-finding")
         assert screen.suggested_flow == "import_fails"
         await pilot.press("f")

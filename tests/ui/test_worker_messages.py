@@ -11,6 +11,7 @@ from textual import work
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from tests.ui.waiting import wait_for as _wait_for
 from workbench.demo import start_demo_job
 from workbench.runs import RunStore
 from workbench.screens.dialogs import ErrorScreen
@@ -18,14 +19,6 @@ from workbench.screens.runs import RunsScreen
 from workbench.screens.workers import RunDetailRead, RunsChanged, RunsListed, WorkerResult
 
 SCREENS = Path(__file__).parents[2] / "screens"
-
-
-async def _wait_for(pilot: Any, condition: Any, tries: int = 400) -> None:
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("condition not met in time")
 
 
 def test_no_worker_returns_through_call_from_thread() -> None:
