@@ -21,7 +21,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from workbench.events import MetricSeries, MetricStore  # noqa: E402
+from workbench.metric_store import MetricSeries, MetricStore  # noqa: E402
 from workbench.runner import JobContext  # noqa: E402
 from workbench.runs import RunStore  # noqa: E402
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries  # noqa: E402
@@ -87,7 +87,11 @@ def main() -> None:
     n = 1_000_000
     for step in range(n):
         series.append(step, 0.5)
-    print(f"history memory: {series.nbytes() / n:.2f} bytes per step per series (budget 16)")
+    print(f"history memory: {series.nbytes() / n:.2f} bytes per step per series at 1M steps (budget 16)")
+    short = MetricSeries()
+    for step in range(100):
+        short.append(step, 0.5)
+    print(f"history memory: {short.nbytes() / 100:.2f} bytes per step for a 100-step series")
 
 
 if __name__ == "__main__":

@@ -2,28 +2,60 @@
 
 Starts ``python -m workbench`` on a real pseudo-terminal, stops the clock when the header's title
 arrives on the terminal, then presses q. Prints every run and the median. Also times ``--help``.
-Run from the repository root: ``python benchmarks/startup.py [RUNS]``.
+
+Python's bytecode cache is on, as on a user's machine from the second start on (the first, unmeasured
+start writes it, even where the shell sets ``PYTHONDONTWRITEBYTECODE``). ``--against REV`` measures a git revision side by side, alternating one start of
+each, so a loaded machine slows both alike::
+
+    python benchmarks/startup.py 7 --against 1ecaa97
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from tests.ui.pty_harness import run_in_pty  # noqa: E402
 
 TITLE = b"Paddle Workbench"
 
+BARE_APP = """
+from textual.app import App
+from textual.widgets import Footer, Header
 
-def first_frame_seconds(workspace: Path) -> float:
-    env = dict(os.environ, TERM="xterm-256color", PADDLE_WORKBENCH_LANG="en")
+
+class Bare(App[None]):
+    TITLE = "Paddle Workbench"
+    BINDINGS = [("q", "quit", "Quit")]
+
+    def compose(self):
+        yield Header()
+        yield Footer()
+
+
+Bare().run()
+"""
+"""The budget's yardstick: a bare Textual app with a header and a footer, started the same way."""
+
+
+def first_frame_seconds(tree: Path, workspace: Path | None, env: dict[str, str]) -> float:
+    """Seconds to the title on the terminal; ``workspace=None`` starts the bare app instead."""
+    argv = (
+        [sys.executable, "-c", BARE_APP]
+        if workspace is None
+        else [sys.executable, "-m", "workbench", "--workspace", str(workspace)]
+    )
     started = time.perf_counter()
     seen: list[float] = []
 
@@ -33,32 +65,81 @@ def first_frame_seconds(workspace: Path) -> float:
             send(b"q")
 
     code, _ = run_in_pty(
-        [sys.executable, "-m", "workbench", "--workspace", str(workspace)],
+        argv,
         env=env,
+        cwd=str(tree),
         timeout=30,
         on_output=on_output,
     )
     if not seen or code != 0:
-        raise SystemExit(f"the app did not draw its first frame (exit code {code})")
+        raise SystemExit(f"{tree}: the app did not draw its first frame (exit code {code})")
     return seen[0]
 
 
-def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 7
-    with tempfile.TemporaryDirectory() as tmp:
-        workspace = Path(tmp) / "ws"
-        first_frame_seconds(workspace)  # warm the OS file cache once, as a second start would be
-        samples = [first_frame_seconds(workspace) for _ in range(runs)]
-    help_samples = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "workbench", "--help"], capture_output=True, check=True)
-        help_samples.append(time.perf_counter() - t0)
-    print("start → first frame (s):", " ".join(f"{s:.3f}" for s in samples))
-    print(
-        f"median first frame: {statistics.median(samples):.3f} s   (budget 1.0 s → ratio {statistics.median(samples) / 1.0:.2f})"
+def help_seconds(tree: Path, env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "workbench", "--help"], cwd=tree, env=env, capture_output=True, check=True
     )
-    print(f"median `--help`:    {statistics.median(help_samples):.3f} s")
+    return time.perf_counter() - started
+
+
+@contextlib.contextmanager
+def checkout(revision: str) -> Iterator[Path]:
+    """A detached worktree of ``revision`` that imports its own code with this venv's packages."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(
+            ["git", "worktree", "add", "-q", "--detach", str(tree), revision], cwd=ROOT, check=True
+        )
+        try:
+            # The editable install maps workbench.screens/.themes to this checkout's folders; the
+            # worktree's own copies must win, so they are linked where Python looks first.
+            for name in ("screens", "themes"):
+                if (tree / name).is_dir() and not (tree / "workbench" / name).exists():
+                    (tree / "workbench" / name).symlink_to(Path("..") / name)
+            yield tree
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="?", type=int, default=7)
+    parser.add_argument("--against", metavar="REV", help="also measure this git revision, alternating")
+    args = parser.parse_args()
+    env = dict(os.environ, TERM="xterm-256color", PADDLE_WORKBENCH_LANG="en")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    with contextlib.ExitStack() as stack:
+        trees = {"this tree": ROOT}
+        if args.against:
+            trees = {args.against: stack.enter_context(checkout(args.against)), **trees}
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        frames: dict[str, list[float]] = {name: [] for name in trees}
+        helps: dict[str, list[float]] = {name: [] for name in trees}
+        bare: list[float] = []
+        first_frame_seconds(ROOT, None, env)
+        for name, tree in trees.items():  # warm the OS file cache (and the bytecode cache) once
+            first_frame_seconds(tree, tmp / name.replace(" ", "_"), env)
+        for _ in range(args.runs):
+            bare.append(first_frame_seconds(ROOT, None, env))
+            for name, tree in trees.items():
+                frames[name].append(first_frame_seconds(tree, tmp / name.replace(" ", "_"), env))
+                helps[name].append(help_seconds(tree, env))
+    print(f"bytecode cache on; {args.runs} starts each, alternating")
+    bare_median = statistics.median(bare)
+    print(f"{'bare Textual':>12}: start → first frame", " ".join(f"{s:.3f}" for s in bare))
+    print(f"{'':>12}  median first frame {bare_median:.3f} s")
+    for name in trees:
+        frame, help_ = statistics.median(frames[name]), statistics.median(helps[name])
+        print(f"{name:>12}: start → first frame", " ".join(f"{s:.3f}" for s in frames[name]))
+        print(
+            f"{'':>12}  median first frame {frame:.3f} s (budget 1.0 s → ratio {frame:.2f}), median --help {help_:.3f} s"
+        )
+    if args.against:
+        before, after = (statistics.median(frames[n]) for n in trees)
+        hb, ha = (statistics.median(helps[n]) for n in trees)
+        print(f"this tree / {args.against}: first frame {after / before:.2f}, --help {ha / hb:.2f}")
 
 
 if __name__ == "__main__":

@@ -24,8 +24,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Log, Static
 
-from workbench.events import AlertRaised, CheckpointSaved, MetricStore, RunFailed
+from workbench.events import AlertRaised, CheckpointSaved, RunFailed
 from workbench.i18n import t
+from workbench.metric_store import MetricStore
 from workbench.parallel.ranks import RankWatch
 from workbench.runner import Job
 from workbench.runs import read_run

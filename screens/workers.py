@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from workbench.envcheck import Finding, ProbeResult, SystemSnapshot
-    from workbench.events import MetricStore
+    from workbench.metric_store import MetricStore
     from workbench.runner import Job
     from workbench.runs import RunSummary
 

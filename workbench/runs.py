@@ -33,7 +33,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import psutil
 import yaml
@@ -43,7 +43,6 @@ from workbench.config.problems import problem_text
 from workbench.events import (
     TERMINAL_TYPES,
     Event,
-    MetricStore,
     RunCancelled,
     RunFailed,
     RunFinished,
@@ -54,6 +53,9 @@ from workbench.events import (
 )
 from workbench.i18n import t
 from workbench.settings_sources import DEFAULT_WORKSPACE, env_name, raw_setting
+
+if TYPE_CHECKING:  # numpy: the run list and the CLI start without it
+    from workbench.metric_store import MetricStore
 
 WORKSPACE_ENV = env_name("workspace")
 FLUSH_INTERVAL_S = 0.5
@@ -301,7 +303,11 @@ class EventTailer:
 
     def __init__(self, run_dir: Path, metrics: MetricStore | None = None) -> None:
         self.run_dir = run_dir
-        self.metrics = metrics if metrics is not None else MetricStore()
+        if metrics is None:
+            from workbench.metric_store import MetricStore
+
+            metrics = MetricStore()
+        self.metrics = metrics
         self._offsets: dict[Path, int] = {}
         self._partial: dict[Path, bytes] = {}
         self.bad_lines = 0

@@ -21,8 +21,8 @@ import numpy as np
 import numpy.typing as npt
 from textual.containers import Grid, VerticalScroll
 
-from workbench.events import MetricStore
 from workbench.i18n import t
+from workbench.metric_store import MetricStore
 from workbench.screens.formatting import format_value
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 

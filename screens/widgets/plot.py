@@ -1,7 +1,7 @@
 """A braille line plot drawn with numpy: cost is flat in history length and small at full screen.
 
 Each terminal cell holds a 2×4 braille dot matrix. Series are min/max-decimated to the plot's dot
-columns (``workbench.events.decimate_minmax``), rasterised with vectorised numpy (every column gets
+columns (``workbench.metric_store.decimate_minmax``), rasterised with vectorised numpy (every column gets
 the vertical span between consecutive points, so spikes and steep drops stay visible), and turned into
 one Rich ``Text`` per row. Rendering happens only when data or size changed (a dirty flag).
 """
@@ -17,7 +17,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
-from workbench.events import decimate_minmax
+from workbench.metric_store import decimate_minmax
 
 # Dot bit for (column-in-cell, row-in-cell) — the Unicode braille layout.
 _BITS = np.array([[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]], dtype=np.uint16)

@@ -52,7 +52,7 @@ async def test_rank_table_is_hidden_for_one_rank(make_app, tmp_path: Path) -> No
 
 
 def test_rank_watch_calls_a_quiet_rank_stalled(tmp_path: Path) -> None:
-    from workbench.events import MetricStore
+    from workbench.metric_store import MetricStore
 
     metrics = MetricStore()
     metrics.record(0, 5, {"loss": 1.0, "step_ms": 40.0, "host_rss_mib": 300.0}, 0.0)

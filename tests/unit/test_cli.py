@@ -8,7 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
+
+from workbench.i18n import set_language
 
 DESIGN_COMMANDS = [
     "validate", "check", "train", "plan", "compare", "attach", "dataset", "diagnose", "verify", "report", "serve", "loadtest",
@@ -71,7 +74,26 @@ def test_commands_come_from_one_ordered_registry() -> None:
     from workbench.cli.root import build_cli
 
     assert COMMANDS.silent_modules() == []
-    assert list(build_cli().commands) == ["tui", *DESIGN_COMMANDS, "runs"]
+    root = build_cli()
+    assert root.list_commands(click.Context(root)) == ["tui", *DESIGN_COMMANDS, "runs"]
+
+
+def test_help_lists_each_command_as_the_command_itself_would() -> None:
+    """``--help`` lists commands from the catalog without building them; each built command agrees."""
+    from workbench.cli.root import build_cli
+
+    for language in ("en", "zh"):
+        set_language(language)
+        try:
+            root = build_cli()
+            names = root.list_commands(click.Context(root))
+            listed = {name: root.listed_help(name, 60) for name in names}
+            for name in names:
+                command = root.get_command(click.Context(root), name)
+                assert command is not None
+                assert command.get_short_help_str(60) == listed[name], (language, name)
+        finally:
+            set_language("en")
 
 
 def test_unknown_option_is_bad_input() -> None:

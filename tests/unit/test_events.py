@@ -4,17 +4,8 @@ import math
 
 import numpy as np
 
-from workbench.events import (
-    AlertRaised,
-    MetricSeries,
-    MetricStore,
-    RunFailed,
-    RunStarted,
-    decimate_minmax,
-    event_from_dict,
-    json_safe_float,
-    parse_float,
-)
+from workbench.events import AlertRaised, RunFailed, RunStarted, event_from_dict, json_safe_float, parse_float
+from workbench.metric_store import MetricSeries, MetricStore, decimate_minmax
 
 
 def test_series_appends_across_chunks_and_reads_back() -> None:
@@ -35,6 +26,26 @@ def test_series_memory_is_16_bytes_per_point_plus_one_chunk() -> None:
     for step in range(n):
         series.append(step, 1.0)
     assert series.nbytes() <= 16 * n + 16 * MetricSeries.CHUNK
+
+
+def test_a_short_series_holds_at_most_twice_its_points() -> None:
+    """The first chunk doubles from FIRST points (it used to be 4096 points, 64 KiB, for any series)."""
+    series = MetricSeries()
+    for step in range(1, 301):
+        series.append(step, float(step))
+        assert series.nbytes() <= 2 * 16 * max(step, MetricSeries.FIRST)
+        assert series.last() == (step, float(step))  # readable right after every growth
+    assert series.arrays()[0].tolist() == list(range(1, 301))
+
+
+def test_the_first_chunk_grows_to_a_full_chunk_before_the_next_one_starts() -> None:
+    series = MetricSeries()
+    for step in range(MetricSeries.CHUNK + 1):
+        series.append(step, -float(step))
+    steps, values = series.arrays()
+    assert steps.tolist() == list(range(MetricSeries.CHUNK + 1))
+    assert values[MetricSeries.CHUNK - 1] == -(MetricSeries.CHUNK - 1)
+    assert series.nbytes() == 16 * 2 * MetricSeries.CHUNK
 
 
 def test_arrays_are_cached_until_the_series_grows() -> None:

@@ -43,3 +43,25 @@ def test_cli_help_builds_without_textual_or_paddle() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == ""
+
+
+def test_the_tuis_start_builds_one_command_and_imports_no_other_engine() -> None:
+    """Start-up pays for the TUI only: no other command is built, and numpy, the plan, inference,
+    serving and verify engines wait until a screen asks for them (docs/architecture.md, "Budgets")."""
+    code = (
+        "import sys, click\n"
+        "from workbench.cli.root import build_cli\n"
+        "root = build_cli()\n"
+        "ctx = click.Context(root)\n"
+        "root.get_command(ctx, 'tui')\n"
+        "import workbench.screens.app\n"
+        "print(sorted(root.commands))\n"
+        "heavy = ('numpy', 'paddle', 'workbench.parallel', 'workbench.inference', 'workbench.serve',"
+        " 'workbench.verify', 'workbench.envcheck.engine', 'workbench.metric_store')\n"
+        "print(','.join(m for m in heavy if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    built, imported = result.stdout.splitlines()
+    assert built == "['tui']"
+    assert imported == ""

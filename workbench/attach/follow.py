@@ -18,7 +18,7 @@ from pathlib import Path
 
 from workbench.attach.parsers import LogParser
 from workbench.attach.parsers._fields import POSITION_KEYS
-from workbench.events import MetricStore
+from workbench.metric_store import MetricStore
 
 READ_LIMIT = 4 * 1024 * 1024
 """Bytes read per poll at most: a long log is taken in slices, the UI never waits on one huge read."""

@@ -46,16 +46,50 @@ class CatalogContext(click.Context):
 
 
 class RootGroup(click.Group):
+    """The registered commands, each built the first time it is asked for.
+
+    ``paddle-workbench train`` builds (and imports the code of) ``train`` only, and the TUI's start
+    builds ``tui`` only: building every command imported the engines behind all of them (plans,
+    inference, serving, verify) before the first frame. ``--help`` lists every command with the first
+    sentence of its catalog help (``cli.<name>.help``) without building any; a test checks that each
+    built command's own short help says the same.
+    """
+
     context_class = CatalogContext
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        # The registry's order (the path a user walks), not alphabetical.
-        return list(self.commands)
+        from workbench.cli.commands import COMMANDS
+
+        # The registry's order (the path a user walks), not alphabetical; then any added by hand.
+        names = COMMANDS.names()
+        return names + [name for name in self.commands if name not in names]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        from workbench.cli.commands import COMMANDS
+
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            command = COMMANDS.get(cmd_name)()
+            _localise(command)
+            self.add_command(command, cmd_name)
+        return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)  # as click computes it
+        with formatter.section("Commands"):  # translated by CatalogHelpFormatter
+            formatter.write_dl([(name, self.listed_help(name, limit)) for name in names])
+
+    def listed_help(self, name: str, limit: int) -> str:
+        """The line ``--help`` shows for a command: a built one says it itself, others come from the catalog."""
+        built = self.commands.get(name) or click.Command(
+            name, help=t(f"cli.{name}.help")
+        )  # click shortens it
+        return built.get_short_help_str(limit)
 
 
 def build_cli() -> click.Group:
-    from workbench.cli.commands import COMMANDS
-
     @click.group(
         cls=RootGroup,
         invoke_without_command=True,
@@ -94,12 +128,10 @@ def build_cli() -> click.Group:
             print_issues(human_console(json_mode=True), exc.issues)
             ctx.exit(EXIT_BAD_INPUT)
         if ctx.invoked_subcommand is None:
-            ctx.invoke(root.commands["tui"])
+            tui = root.get_command(ctx, "tui")
+            assert tui is not None  # registered by workbench/cli/commands/tui.py
+            ctx.invoke(tui)
 
-    for name, factory in COMMANDS.items():
-        root.add_command(factory(), name)
-    for command in root.commands.values():
-        _localise(command)
     return root
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from workbench.events import MetricStore
+from workbench.metric_store import MetricStore
 from workbench.parallel.facts import ModelFacts
 from workbench.parallel.lowering import Lowered
 from workbench.parallel.spec import PlanConfig

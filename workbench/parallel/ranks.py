@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.events import MetricStore
+from workbench.metric_store import MetricStore
 
 MEMORY_KEYS = ("gpu_alloc_mib", "host_alloc_mib", "host_rss_mib")
 """The first of these a rank logs is its memory figure (GPU before host allocator before RSS)."""

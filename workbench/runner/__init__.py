@@ -5,7 +5,7 @@
   under a watchdog and tails the JSONL files its ranks write (see :mod:`workbench.runner.child`).
 * :func:`attach` follows a run another process is writing (a headless ``train`` in tmux).
 
-Every :class:`Job` exposes the same things: ``metrics`` (a :class:`~workbench.events.MetricStore`
+Every :class:`Job` exposes the same things: ``metrics`` (a :class:`~workbench.metric_store.MetricStore`
 filled live), ``lifecycle`` (the events so far), ``events()`` / ``async for ... in job.aevents()``,
 ``cancel()``, ``wait()``, and ``status``.
 """

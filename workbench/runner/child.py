@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from workbench.events import MetricStore, RunCancelled, RunFailed, RunFinished
+from workbench.events import RunCancelled, RunFailed, RunFinished
 from workbench.runner.context import JobCancelled, JobContext
 from workbench.runs import EventWriter
 
@@ -36,6 +36,8 @@ def context_from_env(config: dict[str, Any] | None = None) -> JobContext | None:
     if not run_dir:
         return None
     rank = current_rank()
+    from workbench.metric_store import MetricStore  # numpy: not at the app's start-up
+
     path = Path(run_dir) / "ranks" / str(rank) / "events.jsonl"
     writer = EventWriter(path)
     return JobContext(

@@ -6,10 +6,13 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from workbench.events import Event, MetricStore
+from workbench.events import Event
 from workbench.runs import EventWriter
+
+if TYPE_CHECKING:  # numpy is imported where series are made, not at start-up
+    from workbench.metric_store import MetricStore
 
 
 class JobCancelled(Exception):

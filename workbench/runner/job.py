@@ -6,10 +6,13 @@ import asyncio
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from workbench.events import TERMINAL_TYPES, Event, MetricStore
+from workbench.events import TERMINAL_TYPES, Event
 from workbench.runner.context import JobContext
+
+if TYPE_CHECKING:  # numpy is imported where series are made, not at start-up
+    from workbench.metric_store import MetricStore
 
 JobFn = Callable[[JobContext], "dict[str, Any] | None"]
 
@@ -36,7 +39,11 @@ class Job:
         self.config: Mapping[str, Any] = config or {}
         self.run_id = run_id
         self.name = name
-        self.metrics = metrics if metrics is not None else MetricStore()
+        if metrics is None:
+            from workbench.metric_store import MetricStore
+
+            metrics = MetricStore()
+        self.metrics = metrics
         self.lifecycle: list[Event] = []
         self.cancel_event = threading.Event()
         self._cond = threading.Condition()

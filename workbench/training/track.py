@@ -31,7 +31,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from workbench.events import AlertRaised, Event, MetricStore, RunCancelled, RunFailed, RunFinished, RunStarted
+from workbench.events import AlertRaised, Event, RunCancelled, RunFailed, RunFinished, RunStarted
+from workbench.metric_store import MetricStore
 from workbench.runner.child import RUN_DIR_ENV, context_from_env
 from workbench.runner.context import JobContext
 from workbench.runner.launcher import LauncherJob, launcher_job

@@ -13,7 +13,6 @@ import functools
 import click
 
 from workbench.cli.commands import COMMANDS
-from workbench.cli.output import EXIT_BAD_INPUT, human_console
 from workbench.i18n import t
 
 PLANNED: dict[str, float] = {
@@ -31,6 +30,8 @@ def _placeholder(name: str) -> click.Command:
     )
     @click.pass_context
     def command(ctx: click.Context) -> None:
+        from workbench.cli.output import EXIT_BAD_INPUT, human_console
+
         feature = t(f"cli.planned.feature.{name}")
         human_console(json_mode=True).print(t("cli.planned", command=name, feature=feature), markup=False)
         ctx.exit(EXIT_BAD_INPUT)

@@ -1,50 +1,16 @@
-"""``paddle-workbench validate FILE... [--json]``: check any workbench YAML file, every problem at once."""
+"""Registers ``paddle-workbench validate``; the command itself lives in :mod:`workbench.cli.validate`."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import click
 
 from workbench.cli.commands import COMMANDS
-from workbench.cli.output import EXIT_BAD_INPUT, EXIT_OK, emit_json, human_console, print_issues
-from workbench.config import ConfigError, ConfigIssue, validate_file
-from workbench.i18n import t
 
 
-def validate_command() -> click.Command:
-    @click.command("validate", help=t("cli.validate.help"))
-    @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-    @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
-    @click.pass_context
-    def validate(ctx: click.Context, files: tuple[Path, ...], json_mode: bool) -> None:
-        console = human_console(json_mode)
-        all_issues: list[ConfigIssue] = []
-        results = []
-        for path in files:
-            try:
-                kind, _model = validate_file(path)
-            except ConfigError as exc:
-                all_issues.extend(exc.issues)
-                results.append({"file": str(path), "ok": False, "kind": None})
-                print_issues(console, exc.issues)
-            else:
-                results.append({"file": str(path), "ok": True, "kind": kind.name})
-                console.print(t("cli.validate.ok", file=str(path), kind=t(kind.describe_key)), markup=False)
-        if json_mode:
-            emit_json(
-                {
-                    "ok": not all_issues,
-                    "files": results,
-                    "errors": [i.to_dict() for i in all_issues],
-                    "warnings": [],
-                }
-            )
-        if all_issues:
-            console.print(t("cli.validate.summary", count=len(all_issues)))
-        ctx.exit(EXIT_BAD_INPUT if all_issues else EXIT_OK)
+def _validate_command() -> click.Command:
+    from workbench.cli.validate import validate_command
 
-    return validate
+    return validate_command()
 
 
-COMMANDS.register("validate", validate_command, order=20)
+COMMANDS.register("validate", _validate_command, order=20)

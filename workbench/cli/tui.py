@@ -1,0 +1,51 @@
+"""``paddle-workbench [tui] [--demo]``: the terminal UI, or the run list in line mode (pipe, ``--plain``)."""
+
+from __future__ import annotations
+
+import click
+
+from workbench.cli.output import EXIT_BAD_INPUT, EXIT_OK, human_console, is_headless
+from workbench.cli.runs import print_run_table
+from workbench.cli.state import pass_settings
+from workbench.i18n import t
+from workbench.runs import RunStore
+from workbench.settings import WorkbenchSettings
+
+
+def _check_theme(theme: str | None) -> None:
+    """The ``theme`` setting must name a bundled theme (exit 2 with the choices, like ``--lang``)."""
+    if theme is None:
+        return
+    from workbench.themes import theme_choices  # the one place the CLI reads the UI's theme list
+
+    choices = theme_choices()
+    if theme not in choices and theme not in choices.values():
+        raise click.BadParameter(
+            t("cli.theme.unknown", name=theme, choices=", ".join(choices)), param_hint="'--theme'"
+        )
+
+
+def tui_command() -> click.Command:
+    @click.command("tui", help=t("cli.tui.help"))
+    @click.option("--demo", is_flag=True, help=t("cli.tui.demo"))
+    @pass_settings
+    @click.pass_context
+    def tui(ctx: click.Context, settings: WorkbenchSettings, demo: bool) -> None:
+        _check_theme(settings.theme)
+        if is_headless(settings.plain):
+            # Line mode: never start Textual on a pipe or a dumb terminal.
+            console = human_console()
+            console.print(t("cli.tui.headless"))
+            print_run_table(console, RunStore(settings.workspace))
+            ctx.exit(EXIT_OK)
+        from workbench.screens.launch import run_tui
+
+        try:
+            code = run_tui(settings, demo=demo)
+        except OSError as exc:  # e.g. the workspace path runs through a file
+            message = t("cli.workspace.unusable", path=str(settings.workspace), error=str(exc))
+            human_console().print(message, markup=False)
+            ctx.exit(EXIT_BAD_INPUT)
+        ctx.exit(code)
+
+    return tui
