@@ -26,7 +26,6 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.text import Text
 
-from workbench.cli.state import current_settings
 from workbench.config.errors import ConfigIssue
 from workbench.i18n import t
 
@@ -167,6 +166,8 @@ def pipe_guard(name: str) -> ClosedPipeGuard | None:
 def human_console(json_mode: bool = False) -> Console:
     """Where human text goes: stderr when stdout is reserved for JSON; no colours when the user's
     settings say so (``NO_COLOR``, ``PADDLE_WORKBENCH_NO_COLOR``, the user config file)."""
+    from workbench.cli.state import current_settings  # pydantic: not for --help
+
     return Console(
         file=sys.stderr if json_mode else sys.stdout,
         no_color=current_settings().no_color,

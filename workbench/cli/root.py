@@ -16,7 +16,6 @@ from click.core import ParameterSource
 from workbench.cli.output import EXIT_BAD_INPUT, human_console, print_issues
 from workbench.config.errors import ConfigError
 from workbench.i18n import current_language, t
-from workbench.settings import resolve_settings
 from workbench.settings_sources import user_config_path
 
 # click's own headings, translated by our formatter (click takes them from gettext, which we don't ship).
@@ -122,6 +121,8 @@ def build_cli() -> click.Group:
             for name, value in ctx.params.items()
             if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
         }
+        from workbench.settings import resolve_settings  # pydantic: not for --help
+
         try:
             ctx.obj = resolve_settings(given)
         except ConfigError as exc:  # a broken user config file or PADDLE_WORKBENCH_* value

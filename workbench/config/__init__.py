@@ -1,9 +1,10 @@
 """Validated configuration: pydantic models for every workbench YAML file, and a loader whose errors
 point at ``file:line:col`` with a fix (docs/architecture.md, "Errors and faults").
 
-The training model and the file-kind table load on first use (PEP 562): the settings and the CLI's
-error printing import :mod:`workbench.config.errors` on every start, and importing this package used
-to build the training model and scan the task registry before the TUI could draw its first frame.
+Everything but the error types loads on first use (PEP 562): the settings and the CLI's error printing
+import :mod:`workbench.config.errors` on every start, and importing this package used to build the
+training model and scan the task registry before the TUI could draw its first frame, and to import
+pydantic and YAML for ``--help``.
 """
 
 from __future__ import annotations
@@ -12,13 +13,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from workbench.config.errors import ConfigError, ConfigIssue
-from workbench.config.loader import load_model, load_yaml, parse_overrides
 
 if TYPE_CHECKING:
     from workbench.config.kinds import FileKind, detect_kind, register_kind, validate_file
+    from workbench.config.loader import load_model, load_yaml, parse_overrides
     from workbench.config.training import TrainingConfig
 
 _LAZY = {
+    "load_model": "workbench.config.loader",
+    "load_yaml": "workbench.config.loader",
+    "parse_overrides": "workbench.config.loader",
     "FileKind": "workbench.config.kinds",
     "detect_kind": "workbench.config.kinds",
     "register_kind": "workbench.config.kinds",
