@@ -170,3 +170,18 @@ def test_markup_like_paths_are_printed_literally(tmp_path: Path) -> None:
     result = wb("validate", str(bad))
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert f"{bad}:1:7:" in result.stdout
+
+
+def test_an_unknown_theme_is_exit_2_with_the_choices_for_every_command(tmp_path: Path) -> None:
+    """Issue 9.7: ``--theme nope runs`` used to exit 0 (the theme was checked by ``tui`` only)."""
+    from click.testing import CliRunner
+
+    from workbench.cli.root import build_cli
+
+    workspace = ["--workspace", str(tmp_path / "ws")]
+    bad = CliRunner().invoke(build_cli(), [*workspace, "--theme", "nope", "runs"])
+    assert bad.exit_code == 2
+    assert "unknown theme 'nope'" in bad.output and "high-contrast" in bad.output
+    from_env = CliRunner().invoke(build_cli(), [*workspace, "runs"], env={"PADDLE_WORKBENCH_THEME": "nope"})
+    assert from_env.exit_code == 2
+    assert CliRunner().invoke(build_cli(), [*workspace, "--theme", "light", "runs"]).exit_code == 0

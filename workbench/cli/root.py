@@ -128,6 +128,9 @@ def build_cli() -> click.Group:
         except ConfigError as exc:  # a broken user config file or PADDLE_WORKBENCH_* value
             print_issues(human_console(json_mode=True), exc.issues)
             ctx.exit(EXIT_BAD_INPUT)
+        from workbench.cli.tui import check_theme  # the one door to the UI's theme list
+
+        check_theme(ctx.obj.theme)
         if ctx.invoked_subcommand is None:
             tui = root.get_command(ctx, "tui")
             assert tui is not None  # registered by workbench/cli/commands/tui.py

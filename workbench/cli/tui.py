@@ -12,8 +12,11 @@ from workbench.runs import RunStore
 from workbench.settings import WorkbenchSettings
 
 
-def _check_theme(theme: str | None) -> None:
-    """The ``theme`` setting must name a bundled theme (exit 2 with the choices, like ``--lang``)."""
+def check_theme(theme: str | None) -> None:
+    """The ``theme`` setting must name a bundled theme (exit 2 with the choices, like ``--lang``).
+
+    Checked by the root command for every command, not only ``tui``: ``--theme nope runs`` is a typo the
+    user should hear about, as ``--lang nope runs`` is."""
     if theme is None:
         return
     from workbench.themes import theme_choices  # the one place the CLI reads the UI's theme list
@@ -31,7 +34,6 @@ def tui_command() -> click.Command:
     @pass_settings
     @click.pass_context
     def tui(ctx: click.Context, settings: WorkbenchSettings, demo: bool) -> None:
-        _check_theme(settings.theme)
         if is_headless(settings.plain):
             # Line mode: never start Textual on a pipe or a dumb terminal.
             console = human_console()
