@@ -105,15 +105,6 @@ async def test_escape_on_modes_3_5_6_goes_back_to_runs(make_app) -> None:  # typ
             assert app.current_mode == "runs"
 
 
-def test_placeholder_text_speaks_to_users_in_both_languages() -> None:
-    for lang in ("en", "zh"):
-        for name in ("wizard",):
-            text = t(f"ui.placeholder.{name}", lang=lang) + t("ui.placeholder.not_yet", lang=lang)
-            assert "issue" not in text.lower() and "planned" not in text.lower()
-            assert "需求" not in text
-        assert "escape" in t("ui.placeholder.not_yet", lang=lang)
-
-
 @pytest.mark.parametrize("key", ["q", "ctrl+c"])
 async def test_too_small_notice_states_sizes_and_quits_with_q_and_ctrl_c(make_app, key) -> None:  # type: ignore[no-untyped-def]
     app = make_app()

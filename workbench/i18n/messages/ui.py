@@ -155,16 +155,4 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.monitor.event.alert": ("⚠ {kind}: {message}", "⚠ {kind}：{message}"),
     "ui.monitor.failed": ("Run failed: {error}", "运行失败：{error}"),
     "ui.monitor.stopping": ("Stopping after the current step…", "将在当前步结束后停止…"),
-    "ui.placeholder.not_yet": (
-        "This mode is not in this version yet. escape: back to Runs.",
-        "此版本尚未提供该模式。escape：返回运行列表。",
-    ),
-    "ui.placeholder.wizard": (
-        "Here you will be walked through the common failures (install, CUDA, data, distributed, export): "
-        "each step runs a check, says what it found and what to do.\n\n"
-        "Meanwhile: Environment (2) checks this machine and says what to type for each problem; "
-        "`paddle-workbench check` does the same in a shell.",
-        "这里将引导你排查常见故障（安装、CUDA、数据、分布式、导出）：每一步运行一项检查，说明发现了什么、该怎么做。\n\n"
-        "在此之前：“环境”（2）会检查本机并给出每个问题的处理命令；在终端中可用 `paddle-workbench check`。",
-    ),
 }
