@@ -25,6 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Static
 
+from workbench.formatting import format_number
 from workbench.i18n import cell_width, t
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.workers import (
@@ -37,10 +38,6 @@ from workbench.screens.workers import (
 
 _STATUS_STYLE = {"ok": "green", "exceeds": "bold red", "error": "bold red", "skipped": "grey50"}
 _BAR_WIDTH = 30
-
-
-def _fmt(value: object, spec: str = ".3g") -> str:
-    return format(value, spec) if isinstance(value, int | float) else "-"
 
 
 def bar(value: float, largest: float, width: int = _BAR_WIDTH) -> str:
@@ -144,8 +141,7 @@ class CompareScreen(WorkbenchScreen):
     # -- picking a checkpoint ---------------------------------------------------------------------------
 
     def _workspace(self) -> Path | None:
-        workspace = getattr(self.app, "workspace", None)
-        return Path(workspace) if workspace is not None else None
+        return self.wb.workspace
 
     def action_reload(self) -> None:
         workspace = self._workspace()
@@ -294,10 +290,10 @@ class CompareScreen(WorkbenchScreen):
                 concurrency=doc.get("concurrency", "?"),
                 ok=doc.get("succeeded", 0),
                 sent=doc.get("sent", 0),
-                rps=_fmt(doc.get("throughput_rps"), ".1f"),
-                p50=_fmt(lat.get("p50")),
-                p90=_fmt(lat.get("p90")),
-                p99=_fmt(lat.get("p99")),
+                rps=format_number(doc.get("throughput_rps"), ".1f"),
+                p50=format_number(lat.get("p50")),
+                p90=format_number(lat.get("p90")),
+                p99=format_number(lat.get("p99")),
             )
             + "\n",
             style="bold",
@@ -329,11 +325,11 @@ class CompareScreen(WorkbenchScreen):
             table.add_row(
                 path["name"],
                 Text(t(f"inference.cli.status.{label}"), style=style),
-                _fmt(path.get("max_abs_diff")),
-                _fmt(path.get("cosine"), ".6f"),
-                _fmt(agree, ".0%"),
-                f"{_fmt(latency.get('batch_1', {}).get('median'))} / "
-                f"{_fmt(latency.get(f'batch_{size}', {}).get('median'))}",
+                format_number(path.get("max_abs_diff")),
+                format_number(path.get("cosine"), ".6f"),
+                format_number(agree, ".0%"),
+                f"{format_number(latency.get('batch_1', {}).get('median'))} / "
+                f"{format_number(latency.get(f'batch_{size}', {}).get('median'))}",
                 key=path["name"],
             )
         verdict = t("inference.cli.summary_ok" if doc.get("ok") else "inference.cli.summary_fail")
@@ -394,7 +390,7 @@ class CompareScreen(WorkbenchScreen):
         for row in doc.get("matrix_rows", []):
             out.append(
                 f"{row['hardware']} | {row['model']} | {row['paddle_version']} | {row['path']} | "
-                f"{row['status']} | {_fmt(row['max_diff'])} | {_fmt(row['latency_ms'])} ms\n"
+                f"{row['status']} | {format_number(row['max_diff'])} | {format_number(row['latency_ms'])} ms\n"
             )
         self.query_one("#compare-matrix", Static).update(out)
 

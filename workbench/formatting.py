@@ -48,6 +48,11 @@ def format_value(value: float | None) -> str:
     return f"{value:.4f}"
 
 
+def format_number(value: object, spec: str = ".3g") -> str:
+    """A figure in a comparison table (differences, latencies, sizes): ``spec`` for numbers, ``-`` else."""
+    return format(value, spec) if isinstance(value, int | float) else "-"
+
+
 def format_duration(seconds: float) -> str:
     """``42s``, ``3m 05s``, ``2h 07m``."""
     seconds = max(0, int(round(seconds)))

@@ -16,13 +16,10 @@ from rich.text import Text
 
 from workbench.cli.output import EXIT_BAD_INPUT, EXIT_FAILURES, EXIT_OK, emit_json, human_console
 from workbench.cli.state import pass_settings
+from workbench.formatting import format_number
 from workbench.i18n import t
 from workbench.runs import RunStore
 from workbench.settings import WorkbenchSettings
-
-
-def _fmt(value: object, spec: str = ".3g") -> str:
-    return format(value, spec) if isinstance(value, int | float) else "-"
 
 
 def compare_command() -> click.Command:
@@ -109,7 +106,7 @@ def compare_command() -> click.Command:
         ref = result.reference["latency"]
         table.add_row(
             "dygraph_eval", "reference", "0", "1", "-",
-            f"{_fmt(ref['batch_1']['median'])} / {_fmt(ref[f'batch_{n}']['median'])}", "-",
+            f"{format_number(ref['batch_1']['median'])} / {format_number(ref[f'batch_{n}']['median'])}", "-",
         )  # fmt: skip
         for path in result.paths:
             status = path["status"]
@@ -122,11 +119,11 @@ def compare_command() -> click.Command:
             table.add_row(
                 path["name"],
                 Text(t(f"inference.cli.status.{key}"), style=style),
-                _fmt(path["max_abs_diff"]),
-                _fmt(path["cosine"], ".6f"),
-                _fmt(agree, ".0%"),
-                f"{_fmt(latency.get('batch_1', {}).get('median'))} / {_fmt(latency.get(f'batch_{n}', {}).get('median'))}",
-                _fmt(path.get("load_s"), ".2f"),
+                format_number(path["max_abs_diff"]),
+                format_number(path["cosine"], ".6f"),
+                format_number(agree, ".0%"),
+                f"{format_number(latency.get('batch_1', {}).get('median'))} / {format_number(latency.get(f'batch_{n}', {}).get('median'))}",
+                format_number(path.get("load_s"), ".2f"),
             )
         console.print(table)
         for finding in result.findings:
