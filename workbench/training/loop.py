@@ -61,6 +61,22 @@ STATE_FILE = "state.pkl"
 STATE_FORMAT = 1
 
 
+def _ignore_warmup_state_warning() -> None:
+    """Silence Paddle's "unused values in state_dict" warning from ``paddle.optimizer.lr`` only.
+
+    ``LinearWarmup.set_state_dict`` warns about its own nested scheduler key on every resume: not a real
+    mismatch. One narrow, permanent filter (this message, that module; adding it again replaces the
+    same entry): a ``warnings.catch_warnings()`` block around the restore swapped the process-wide filter
+    list while other runs' threads might be adding to it.
+    """
+    warnings.filterwarnings(
+        "ignore",
+        message="There are some unused values in state_dict",
+        category=UserWarning,
+        module=r"paddle\.optimizer\.lr",
+    )
+
+
 class NonFiniteLossError(RuntimeError):
     """The loss stayed NaN/Inf for ``alerts.nonfinite_patience`` steps under a ``stop`` policy."""
 
@@ -439,12 +455,10 @@ class TrainingLoop:
         with open(point.checkpoint / STATE_FILE, "rb") as fh:
             state = pickle.load(fh)  # noqa: S301 - the user's own checkpoint, verified by sha256
         parts.model.set_state_dict(paddle.load(str(point.checkpoint / MODEL_FILE)))
-        with warnings.catch_warnings():
-            # LinearWarmup.set_state_dict warns about its own nested scheduler key: not a real mismatch.
-            warnings.filterwarnings("ignore", message="There are some unused values in state_dict")
-            parts.optimizer.set_state_dict(paddle.load(str(point.checkpoint / OPTIMIZER_FILE)))
-            if parts.lr_scheduler is not None and state.get("lr_scheduler") is not None:
-                parts.lr_scheduler.set_state_dict(state["lr_scheduler"])
+        _ignore_warmup_state_warning()
+        parts.optimizer.set_state_dict(paddle.load(str(point.checkpoint / OPTIMIZER_FILE)))
+        if parts.lr_scheduler is not None and state.get("lr_scheduler") is not None:
+            parts.lr_scheduler.set_state_dict(state["lr_scheduler"])
         source.load_state(state["source"])
         restore_rng_state(state["rng"], paddle)
         self.step = int(state["step"])
