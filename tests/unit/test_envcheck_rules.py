@@ -634,3 +634,13 @@ def test_wheel_helpers() -> None:
     assert parse_capability([8, 9]) == (8, 9) and parse_capability("12.0") == (12, 0)
     assert capability_covered((8, 6), [80]) and not capability_covered((7, 5), [80])
     assert capability_covered((12, 0), [120])
+
+
+@pytest.mark.parametrize(
+    ("reported", "major"), [(9, 9), (10, 10), (7605, 7), (8907, 8), (90501, 9), (100100, 10)]
+)
+def test_cudnn_major_reads_dotted_versions_and_both_integer_codes(reported: int, major: int) -> None:
+    """cuDNN 10 reported as "100100" used to read as 1 (the first digit)."""
+    from workbench.envcheck.rules.gpu import cudnn_major
+
+    assert cudnn_major(reported) == major

@@ -283,10 +283,20 @@ def _expected_major(lib: str, facts: Facts, wheel_cuda: tuple[int, ...] | None) 
             cudnn = parse_version(
                 facts.value("interpreter", "paddle_static_version", {}).get("cudnn_version")
             )
-        # Paddle reports cuDNN as "9.5.1" or as an integer code like "8907"/"90501".
         if cudnn:
-            return cudnn[0] if cudnn[0] < 100 else int(str(cudnn[0])[0])
+            return cudnn_major(cudnn[0])
     return None
+
+
+def cudnn_major(number: int) -> int:
+    """The cuDNN major version from the first number Paddle reports: ``9`` of "9.5.1", or decoded from
+    cuDNN's integer code — ``major*1000 + minor*100 + patch`` before 9 ("8907" is 8.9.7), ``major*10000 +
+    minor*100 + patch`` from 9 on ("90501" is 9.5.1, "100100" would be 10.1.0)."""
+    if number >= 10000:
+        return number // 10000
+    if number >= 1000:
+        return number // 1000
+    return number
 
 
 def check_libraries(facts: Facts) -> Verdict:
