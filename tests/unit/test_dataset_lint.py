@@ -311,3 +311,20 @@ def test_training_refuses_a_dataset_with_errors(tmp_path: Path) -> None:
     codes = {p.code for p in caught.value.problems}
     assert {"bad_image", "train_val_overlap", "crlf"} <= codes
     assert os.path.exists(tmp_path / "train.txt")
+
+
+def test_a_line_with_a_bad_label_still_reports_its_path(tmp_path: Path) -> None:
+    """A rejected line used to report only its first problem: the label, not the Windows path."""
+    _img(tmp_path, "images/a.png")
+    (tmp_path / "label.txt").write_text("0 cat\n1 dog\n", encoding="utf-8")
+    (tmp_path / "train.txt").write_bytes(b"images/a.png 0\r\nC:\\data\\b.png 9\r\n/abs/c.png x\r\n")
+    (tmp_path / "val.txt").write_text("images/a.png 1\n", encoding="utf-8")
+    found = _found(lint_dataset(tmp_path, "cls"))
+    assert {
+        ("train.txt", 1, "crlf"),
+        ("train.txt", 2, "label_range"),
+        ("train.txt", 2, "backslash"),
+        ("train.txt", 3, "bad_label"),
+        ("train.txt", 3, "absolute_path"),
+    } <= found, found
+    assert ("train.txt", 1, "backslash") not in found

@@ -233,6 +233,34 @@ def _check_paths_and_lines(
     return present
 
 
+def _check_rejected_paths(
+    root: Path, fmt: str, splits: dict[str, _Split], errors: list[DatasetProblem]
+) -> None:
+    """Path problems on lines the reader rejected for another reason (a bad label, a wrong separator).
+
+    Those lines never reach :func:`_check_paths_and_lines`, so ``C:\\data\\a.png 99`` used to report
+    only its label. Here the path is cut out as the format writes it (a tab before the label for
+    rec/det, the last blank for cls) and checked for what needs no label: absolute and backslash paths.
+    """
+    for name, split in splits.items():
+        file = root / f"{name}.txt"
+        accepted = {number for number, _ in split.records}
+        try:
+            lines = file.read_bytes().decode("utf-8", errors="replace").split("\n")
+        except OSError:
+            continue
+        for number, raw in enumerate(lines, start=1):
+            text = raw.rstrip("\r").strip().lstrip("\ufeff")
+            if number in accepted or not text:
+                continue
+            fields = text.split("\t", 1) if fmt != "cls" or "\t" in text else text.rsplit(None, 1)
+            rel = fields[0].strip()
+            if os.path.isabs(rel) or rel.startswith("/"):
+                errors.append(_problem(file, number, "absolute_path", path=rel))
+            elif "\\" in rel:
+                errors.append(_problem(file, number, "backslash", path=rel))
+
+
 def _area(polygon: Polygon) -> float:
     total = 0.0
     for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
@@ -320,6 +348,7 @@ def lint_dataset(
     if progress is not None:
         progress("lines", sum(s.lines for s in splits.values()), sum(s.lines for s in splits.values()))
     present = _check_paths_and_lines(base, splits, errors)
+    _check_rejected_paths(base, chosen, splits, errors)
 
     unique = sorted({path for samples in present.values() for path, *_ in samples})
     decoded = dict(
