@@ -34,6 +34,7 @@ from workbench.screens.base import WorkbenchScreen
 from workbench.screens.dialogs import RunPickerScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_value, status_text
 from workbench.screens.widgets.chart_grid import SMOOTHING_STEPS, WINDOW_STEPS, ChartGrid, GridSource
+from workbench.screens.widgets.overview import OverviewPane
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 from workbench.screens.widgets.ranks import RankTable
 from workbench.screens.workers import OverlayLoaded
@@ -124,6 +125,8 @@ class MonitorScreen(WorkbenchScreen):
         Binding("m", "smoothing", "ui.key.smoothing", show=False),
         Binding("l", "log_y", "ui.key.log_y", show=False),
         Binding("w", "window", "ui.key.window", show=False),
+        Binding("v", "overview", "ui.key.overview"),
+        Binding("k", "copy_config", "ui.key.copy_config", show=False),
         Binding("escape", "back", "ui.key.back"),
     ]
 
@@ -154,6 +157,7 @@ class MonitorScreen(WorkbenchScreen):
                 yield Static(id="monitor-values")
                 yield Static(id="monitor-events", markup=False)  # alert text comes from the run
                 yield RankTable(id="monitor-ranks")
+        yield OverviewPane(id="monitor-overview")  # v: shown in place of the curves
         with VerticalScroll(id="monitor-failure", classes="panel error-panel"):
             yield Static(id="monitor-failure-text", markup=False)
         yield Log(id="monitor-log", max_lines=2000)
@@ -163,6 +167,7 @@ class MonitorScreen(WorkbenchScreen):
         self.query_one("#monitor-failure").display = False
         self.query_one("#monitor-side").display = False  # no metrics yet: the plot takes the width
         self.query_one(ChartGrid).display = False  # g: every metric as a chart
+        self.query_one(OverviewPane).display = False
         self.query_one("#monitor-plot", BraillePlot).empty_text = t("ui.monitor.no_run_selected")
         interval = 1.0 if self.wb.low_bandwidth else 0.5
         if self.wb.low_bandwidth:
@@ -246,6 +251,7 @@ class MonitorScreen(WorkbenchScreen):
                 self._render_plot(job)
             self._render_side(job)
             self._render_failure(job)
+            self.query_one(OverviewPane).follow(job)  # returns at once while hidden
         elif self.grid_mode and not self.wb.low_bandwidth:
             self.query_one(ChartGrid).refresh_visible()  # the charts whose turn it is, between redraws
         self._tail_log(job)
@@ -461,6 +467,18 @@ class MonitorScreen(WorkbenchScreen):
         if self.grid_mode:
             self.query_one("#monitor-side").display = False  # the chart titles carry the latest values
         self.tick()
+
+    def action_overview(self) -> None:
+        """v: the run overview (config, environment, summary, alerts) in place of the curves, and back."""
+        pane = self.query_one(OverviewPane)
+        pane.display = not pane.display
+        self.query_one("#monitor-main").display = not pane.display
+        pane.follow(self.job)
+
+    def action_copy_config(self) -> None:
+        """k: the resolved config to the clipboard and to ``<run>/config.copy.yaml``."""
+        self.query_one(OverviewPane).follow(self.job)
+        self.query_one(OverviewPane).copy_config()
 
     def _set_curve_view(self, **change: Any) -> None:
         from dataclasses import replace

@@ -138,6 +138,24 @@ class OverlayLoaded(WorkerResult):
     kind: str = field(default="overlay", kw_only=True)
 
 
+@dataclass
+class RunDocRead(WorkerResult):
+    """A followed run's ``run.yaml`` (config and environment, for the overview pane), read off the UI thread."""
+
+    run_dir: Path | None = None
+    doc: dict[str, Any] = field(default_factory=dict)
+    kind: str = field(default="overview", kw_only=True)
+
+
+@dataclass
+class ConfigCopyWritten(WorkerResult):
+    """The overview's "copy config" wrote ``<run>/config.copy.yaml`` (``path``), or could not (``error``)."""
+
+    path: Path | None = None
+    error: str = ""
+    kind: str = field(default="config-copy", kw_only=True)
+
+
 # -- training and the app ------------------------------------------------------------------------
 
 

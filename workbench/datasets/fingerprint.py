@@ -5,6 +5,10 @@ One sha256 over every file under the dataset folder, in path order: list files (
 other file (images) by its relative path, size and modification time. Hashing images by content would
 cost seconds per run on a large set; size and mtime catch a replaced or re-rendered image all the same.
 Two fingerprints are equal exactly when the lists are byte-identical and no image changed size or time.
+
+``samples`` counts the non-blank lines of the split lists at the top of the folder (``train.txt``,
+``val.txt``, ``test.txt`` — the layout every supported format shares), from the bytes already read for
+the digest: how many samples each split had, without opening an image.
 """
 
 from __future__ import annotations
@@ -15,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 LIST_SUFFIXES = frozenset({".txt", ".json", ".jsonl", ".tsv", ".csv"})
+SPLIT_LISTS = {"train.txt": "train", "val.txt": "val", "test.txt": "test"}
 
 
 def dataset_fingerprint(root: str | os.PathLike[str]) -> dict[str, Any]:
-    """``{"sha256", "files", "lists", "bytes"}`` for the folder ``root`` (links are not followed).
+    """``{"sha256", "files", "lists", "bytes", "samples": {split: lines}}`` for the folder ``root`` (links are not followed).
 
     Raises ``OSError`` when ``root`` is not a readable folder.
     """
@@ -27,6 +32,7 @@ def dataset_fingerprint(root: str | os.PathLike[str]) -> dict[str, Any]:
         raise NotADirectoryError(f"{base}: not a folder")
     digest = hashlib.sha256()
     files = lists = total = 0
+    samples: dict[str, int] = {}
     for folder, dirs, names in os.walk(base):
         dirs.sort()
         for name in sorted(names):
@@ -41,7 +47,10 @@ def dataset_fingerprint(root: str | os.PathLike[str]) -> dict[str, Any]:
             if path.suffix.lower() in LIST_SUFFIXES:
                 lists += 1
                 digest.update(f"L {rel} ".encode())
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
+                data = path.read_bytes()
+                digest.update(hashlib.sha256(data).digest())
+                if rel in SPLIT_LISTS:
+                    samples[SPLIT_LISTS[rel]] = sum(1 for line in data.splitlines() if line.strip())
             else:
                 digest.update(f"F {rel} {st.st_size} {st.st_mtime_ns}\n".encode())
-    return {"sha256": digest.hexdigest(), "files": files, "lists": lists, "bytes": total}
+    return {"sha256": digest.hexdigest(), "files": files, "lists": lists, "bytes": total, "samples": samples}

@@ -17,6 +17,7 @@ from typing import Any
 
 from workbench.datasets.fingerprint import dataset_fingerprint
 from workbench.envcheck.wheels import DEFAULT_PADDLE_VERSION
+from workbench.gitversion import code_version
 from workbench.i18n import t
 from workbench.leftovers import clean_run, clean_workspace
 from workbench.runner import InProcessJob, JobContext, start_in_process
@@ -40,6 +41,9 @@ def run_fingerprint(plan: TrainingPlan, paddle: Any, device: str) -> dict[str, A
             extra["dataset"] = dataset_fingerprint(plan.data_dir)
         except OSError as exc:
             extra["dataset"] = {"error": os_error_text(exc)}
+    code = code_version()  # the user's code, when the working directory is a git checkout
+    if code is not None:
+        extra["code"] = code
     if plan.resume is not None:
         extra["resumed_from"] = {
             "run_dir": str(plan.resume.run_dir.resolve()),

@@ -32,6 +32,7 @@ from types import TracebackType
 from typing import Any
 
 from workbench.events import AlertRaised, Event, RunCancelled, RunFailed, RunFinished, RunStarted
+from workbench.gitversion import code_version
 from workbench.metric_store import MetricStore
 from workbench.runner.child import RUN_DIR_ENV, context_from_env
 from workbench.runner.context import JobContext
@@ -312,6 +313,9 @@ def init(
     paddle = sys.modules.get("paddle")
     if paddle is not None:
         fingerprint["paddle"] = {"version": str(getattr(paddle, "__version__", "unknown"))}
+    code = code_version()  # the script's code, when the working directory is a git checkout
+    if code is not None:
+        fingerprint["code"] = code
     job = launcher_job()
     run: TrackedRun
     if job is not None:
