@@ -35,6 +35,7 @@ from workbench.runs import atomic_write_text
 if TYPE_CHECKING:
     from workbench.metric_store import MetricStore
     from workbench.runner import Job
+    from workbench.runs import RunRecord
 
 CONFIG_COPY_NAME = "config.copy.yaml"
 """Where "copy config" writes the config inside the run folder (the path to use when the terminal
@@ -320,9 +321,15 @@ def overview_of_job(job: Job, doc: Mapping[str, Any], now: float | None = None) 
 
 def read_overview(run_dir: Path, now: float | None = None) -> RunOverview:
     """The overview of a run folder on disk (reads the whole event history once)."""
-    from workbench.runs import read_run, read_run_doc, read_state
+    from workbench.runs import read_run
 
-    record = read_run(run_dir)
+    return overview_of_record(run_dir, read_run(run_dir), now=now)
+
+
+def overview_of_record(run_dir: Path, record: RunRecord, now: float | None = None) -> RunOverview:
+    """The overview of a run already read with :func:`workbench.runs.read_run` (``report`` has one)."""
+    from workbench.runs import read_run_doc, read_state
+
     state, _ = read_state(run_dir)
     summary = record.summary
     return build_overview(

@@ -184,9 +184,9 @@ class OverviewPane(VerticalScroll):
             Group(
                 *self._summary(overview),
                 Text(""),
-                *self._environment(overview),
-                Text(""),
                 *self._alerts(overview),
+                Text(""),
+                *self._environment(overview),
             )
         )
         heading = Text(t("overview.section.config"), style="bold")

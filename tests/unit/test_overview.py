@@ -180,3 +180,19 @@ def test_config_copy_is_the_config_with_an_absolute_data_dir(tmp_path: Path) -> 
     path = write_config_copy(run_dir, text)
     assert path == (run_dir / CONFIG_COPY_NAME).absolute() and path.read_text(encoding="utf-8") == text
     assert RunStore(tmp_path / "ws").list()[0].run_id == RUN_ID  # the copy does not disturb the run list
+
+
+def test_the_report_bundle_carries_the_overview(tmp_path: Path) -> None:
+    from workbench.troubleshoot.bundle import build_bundle
+
+    run_dir = write_stored_run(tmp_path / "ws")
+    doc = build_bundle(run_dir, tmp_path / "ws", env="skip").doc
+    overview = json.loads(json.dumps(doc["overview"]))
+    assert overview["summary"]["duration_s"] == 95.0
+    assert overview["summary"]["best_eval"][0] == {
+        "name": "eval/accuracy",
+        "value": 0.6875,
+        "step": 40,
+        "lower_is_better": False,
+    }
+    assert overview["environment"]["code"]["commit"] == COMMIT

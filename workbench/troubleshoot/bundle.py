@@ -22,6 +22,7 @@ import yaml
 
 from workbench.events import AlertRaised
 from workbench.i18n import t
+from workbench.overview import overview_of_record
 from workbench.runs import read_run, read_run_doc_environment
 from workbench.troubleshoot.context import run_log_files, run_sources
 from workbench.troubleshoot.diagnose import DiagnoseInputError, diagnose_texts
@@ -176,6 +177,9 @@ def build_bundle(
         "compare": _compares(run_dir),
         "diagnosis": diagnosis,
     }
+    # The monitor's overview (v): duration, best eval values, the user's code version, the dataset.
+    overview = overview_of_record(run_dir, record).to_dict()
+    doc["overview"] = {"summary": overview["summary"], "environment": overview["environment"]}
     if redact:
         hosts = Redactor.discover_hosts(text for _, text in sources)
         doc = Redactor(hosts).value(doc)
