@@ -112,3 +112,27 @@ def test_overview_pane_snapshot(snap_compare, make_app, tmp_path: Path, utc) -> 
         await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+async def test_overview_pane_in_chinese(make_app, tmp_path: Path, utc) -> None:  # type: ignore[no-untyped-def]
+    from workbench.i18n import set_language
+
+    set_language("zh")
+    write_stored_run(tmp_path / "ws")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await _open_overview(app, pilot)
+        facts = _plain(pane.query_one("#overview-facts", Static))
+        for expected in (
+            "摘要",
+            "告警",
+            "环境",
+            "代码版本",
+            f"{COMMIT[:10]}（main），2 个已跟踪文件有改动",
+            "60 / 60",
+        ):
+            assert expected in facts, (expected, facts)
+        assert "解析后的配置（按 k 复制）" in _plain(pane.query_one("#overview-config", Static))
+        bindings = app.screen.all_bindings().values()  # what the help screen lists, translated
+        footer = {b.binding.description for b in bindings if b.binding.key in ("v", "k")}
+        assert footer == {"运行概览", "复制配置"}  # the keys' descriptions come from the catalog
