@@ -260,14 +260,17 @@ def build_overview(
     now: float | None = None,
 ) -> RunOverview:
     """The overview from what a run recorded: ``doc`` is its ``run.yaml`` (may be empty), ``events`` its
-    lifecycle, ``metrics`` its history. ``started``/``ended`` default to the events' times; ``config``
-    to ``doc["config"]``; ``now`` (for a running run's duration) to the clock."""
+    lifecycle, ``metrics`` its history. ``started``/``ended`` default to the events' times (none for a
+    linked kit log: the kit's log carries no start time the workbench reads); ``config`` to
+    ``doc["config"]``; ``now`` (for a running run's duration) to the clock."""
     config = dict(config if config is not None else _mapping(doc.get("config")))
     for event in events:
         if started is None and isinstance(event, RunStarted):
             started = event.time
         if event.TYPE in TERMINAL_TYPES:
             ended = event.time
+    if kind == "linked":  # a kit's log: these are when the workbench linked and read it, not training times
+        started = ended = None
     done = ended is not None and status != "running"
     duration = None
     if started is not None:

@@ -196,3 +196,16 @@ def test_the_report_bundle_carries_the_overview(tmp_path: Path) -> None:
         "lower_is_better": False,
     }
     assert overview["environment"]["code"]["commit"] == COMMIT
+
+
+def test_overview_of_a_linked_kit_log(tmp_path: Path) -> None:
+    from workbench.attach.link import link_log
+
+    log = Path(__file__).resolve().parents[1] / "fixtures" / "kit_logs" / "paddleocr_train.log"
+    run_dir = link_log(RunStore(tmp_path / "ws"), log)
+    overview = read_overview(run_dir)
+    assert overview.kind == "linked" and overview.summary.status == "finished"
+    assert (overview.environment.source, overview.environment.source_format) == (str(log), "paddleocr")
+    # When the workbench linked the file is not when the kit trained: no start, no duration.
+    assert overview.summary.started is None and overview.summary.duration_s is None
+    assert overview.config == {}  # nothing to copy: the kit's own config is not recorded
