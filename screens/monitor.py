@@ -37,6 +37,7 @@ from workbench.screens.widgets.chart_grid import SMOOTHING_STEPS, WINDOW_STEPS, 
 from workbench.screens.widgets.overview import OverviewPane
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 from workbench.screens.widgets.ranks import RankTable
+from workbench.screens.widgets.system_pane import SystemPane
 from workbench.screens.workers import OverlayLoaded
 
 LOG_READ_LIMIT = 256_000
@@ -127,6 +128,7 @@ class MonitorScreen(WorkbenchScreen):
         Binding("w", "window", "ui.key.window", show=False),
         Binding("v", "overview", "ui.key.overview"),
         Binding("k", "copy_config", "ui.key.copy_config", show=False),
+        Binding("y", "system", "ui.key.system", show=False),
         Binding("escape", "back", "ui.key.back"),
     ]
 
@@ -158,6 +160,7 @@ class MonitorScreen(WorkbenchScreen):
                 yield Static(id="monitor-events", markup=False)  # alert text comes from the run
                 yield RankTable(id="monitor-ranks")
         yield OverviewPane(id="monitor-overview")  # v: shown in place of the curves
+        yield SystemPane(id="monitor-system")
         with VerticalScroll(id="monitor-failure", classes="panel error-panel"):
             yield Static(id="monitor-failure-text", markup=False)
         yield Log(id="monitor-log", max_lines=2000)
@@ -221,6 +224,7 @@ class MonitorScreen(WorkbenchScreen):
         if target is not self.job:
             self._follow(target)
         job = self.job
+        self.query_one(SystemPane).show_from(job.metrics if job else None, done=job is None or job.done)
         if job is None:
             return
         last = job.metrics.last_step.get(0)
@@ -340,6 +344,8 @@ class MonitorScreen(WorkbenchScreen):
         current = self.current_metric()
         latest = job.metrics.latest()
         for name, value in latest.items():
+            if name.startswith("sys/"):
+                continue  # the system pane (y) shows them
             table.add_row(Text(name, style="bold" if name == current else ""), format_value(value))
         self.query_one("#monitor-values", Static).update(table)
         lines = []
@@ -479,6 +485,11 @@ class MonitorScreen(WorkbenchScreen):
         """k: the resolved config to the clipboard and to ``<run>/config.copy.yaml``."""
         self.query_one(OverviewPane).follow(self.job)
         self.query_one(OverviewPane).copy_config()
+
+    def action_system(self) -> None:
+        """y: the system pane (CPU, the run's memory, every GPU), and back."""
+        self.query_one(SystemPane).toggle()
+        self.tick()
 
     def _set_curve_view(self, **change: Any) -> None:
         from dataclasses import replace

@@ -135,6 +135,21 @@ class MetricStore:
         self.last_time = when
         self.samples += 1
 
+    def record_system(self, step: int, values: Mapping[str, float]) -> None:
+        """Append one system sample (``sys/...`` series, kept under rank 0) that is not training progress.
+
+        ``last_step``, ``last_time`` and ``samples`` are what the monitor, the ETA and the stall watchdog
+        read as "the run moved": a machine sample taken while the run is stuck must not look like a step.
+        One writer (the run's system sampler, or the tailer reading its rows back), like every series.
+        """
+        series = self._series
+        for name, value in values.items():
+            s = series.get((0, name))
+            if s is None:
+                with self._lock:
+                    s = series.setdefault((0, name), MetricSeries())
+            s.append(step, value)
+
     def series(self, name: str, rank: int = 0) -> MetricSeries | None:
         return self._series.get((rank, name))
 

@@ -181,6 +181,10 @@ class EventWriter:
     def sample(self, rank: int, step: int, values: Mapping[str, float], when: float) -> None:
         self._pending.append({"type": "metrics", "rank": rank, "step": step, "time": when, "values": values})
 
+    def system(self, step: int, values: Mapping[str, float], when: float) -> None:
+        """Queue one system sample (``sys/...`` values) as a ``system`` row; written with the samples."""
+        self._pending.append({"type": "system", "step": step, "time": when, "values": values})
+
     def emit(self, event: Event) -> None:
         self._pending.append(event.to_dict())
         self.flush()
@@ -364,6 +368,14 @@ class EventTailer:
                     float(row.get("time", 0.0)),
                 )
             except (KeyError, TypeError, ValueError):
+                self.bad_lines += 1
+            return
+        if row.get("type") == "system":
+            try:
+                self.metrics.record_system(
+                    int(row["step"]), {str(k): parse_float(v) for k, v in (row.get("values") or {}).items()}
+                )
+            except (KeyError, TypeError, ValueError, AttributeError):
                 self.bad_lines += 1
             return
         event = event_from_dict(row)
@@ -669,7 +681,8 @@ def tail_last_step(run_dir: Path, tail_bytes: int = 16_384) -> int | None:
     """The newest step in the last ``tail_bytes`` of ``events.jsonl``: a live run's progress, cheaply.
 
     ``state.json`` changes only on lifecycle events, so for a run another process is writing it lags
-    behind the metric rows; one small read of the file's end does not.
+    behind the metric rows; one small read of the file's end does not. ``system`` rows (taken once a
+    second, stamped with the step the run had reached) count only when nothing else is in the tail.
     """
     try:
         with open(run_dir / "events.jsonl", "rb") as fh:
@@ -679,6 +692,7 @@ def tail_last_step(run_dir: Path, tail_bytes: int = 16_384) -> int | None:
             lines = fh.read().split(b"\n")
     except OSError:
         return None
+    system: int | None = None
     for raw in reversed(lines[1:] if size > tail_bytes else lines):
         try:
             row = json.loads(raw)
@@ -686,8 +700,10 @@ def tail_last_step(run_dir: Path, tail_bytes: int = 16_384) -> int | None:
             continue
         step = row.get("step") if isinstance(row, dict) else None
         if isinstance(step, int) and not isinstance(step, bool):
-            return step
-    return None
+            if row.get("type") != "system":
+                return step
+            system = max(step, system if system is not None else step)
+    return system
 
 
 def read_run(run_dir: Path) -> RunRecord:

@@ -1,8 +1,9 @@
 """The chart grid: every metric of a run gets a chart, related series share one.
 
 :func:`group_metrics` decides the charts: ``loss`` with ``eval/loss``, each other eval metric, the
-learning rate, throughput, step time split into data wait and compute, memory, each ``sys/*`` series
-and every other metric on its own. :class:`ChartGrid` lays them out two to four to a row (by width; three at 120 columns, so 12 fit on screen),
+learning rate, throughput, step time split into data wait and compute, memory, every other metric on
+its own, then the system series (``sys/*``, :mod:`workbench.runner.system_sampler`): CPU, the run's RSS,
+and per GPU its utilisation, memory used with total, temperature and power. :class:`ChartGrid` lays them out two to four to a row (by width; three at 120 columns, so 12 fit on screen),
 scrolls with the keys, and can enlarge one chart to the whole area and back. A chart redraws only when
 its own series grew and only while it is visible: a chart scrolled out of view is marked stale and drawn
 when it comes back. Each chart's title carries its latest value; the plot has 4 labelled y ticks.
@@ -23,6 +24,7 @@ from textual.containers import Grid, VerticalScroll
 
 from workbench.i18n import t
 from workbench.metric_store import MetricStore
+from workbench.runner.system_sampler import gpu_indices
 from workbench.screens.formatting import format_value
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 
@@ -45,6 +47,8 @@ class ChartGroup:
     key: str
     title: str
     names: tuple[str, ...]
+    title_args: tuple[tuple[str, str], ...] = ()
+    """Placeholders of a catalog title (``("index", "0")`` for a GPU's charts)."""
 
 
 def group_metrics(names: Sequence[str]) -> list[ChartGroup]:
@@ -53,11 +57,11 @@ def group_metrics(names: Sequence[str]) -> list[ChartGroup]:
     groups: list[ChartGroup] = []
     used: set[str] = set()
 
-    def add(title: str, members: Sequence[str]) -> None:
+    def add(title: str, members: Sequence[str], **args: str) -> None:
         chosen = tuple(n for n in members if n in present and n not in used)
         if chosen:
             used.update(chosen)
-            groups.append(ChartGroup(chosen[0], title, chosen))
+            groups.append(ChartGroup(chosen[0], title, chosen, tuple(args.items())))
 
     add("loss", ["loss", "eval/loss"])  # titles of groups are catalog keys when they start with "ui."
     for name in sorted(n for n in present if n.startswith("eval/")):
@@ -68,6 +72,14 @@ def group_metrics(names: Sequence[str]) -> list[ChartGroup]:
     add("ui.chart.memory", sorted(n for n in present if n.endswith("_mib") and not n.startswith("sys/")))
     for name in sorted(n for n in present if not n.startswith("sys/")):
         add(name, [name])
+    add("ui.chart.sys_cpu", ["sys/cpu_percent"])
+    add("ui.chart.sys_rss", ["sys/rss_mb"])
+    for index in gpu_indices(present):
+        gpu = f"sys/gpu{index}/"
+        add("ui.chart.gpu_util", [gpu + "util"], index=str(index))
+        add("ui.chart.gpu_memory", [gpu + "mem_used_mb", gpu + "mem_total_mb"], index=str(index))
+        add("ui.chart.gpu_temp", [gpu + "temp_c"], index=str(index))
+        add("ui.chart.gpu_power", [gpu + "power_w"], index=str(index))
     for name in sorted(n for n in present if n.startswith("sys/")):
         add(name, [name])
     return groups
@@ -218,7 +230,12 @@ class ChartGrid(VerticalScroll):
             last = store.series(chart.group.names[0])
             latest = last.last() if last is not None else None
             value = format_value(latest[1]) if latest is not None else "—"
-            title = t(chart.group.title) if chart.group.title.startswith("ui.") else chart.group.title
+            group = chart.group
+            title = (
+                t(group.title, None, **dict(group.title_args))
+                if group.title.startswith("ui.")
+                else group.title
+            )
             chart.set_title(f"{title}  {value}")
             chart.set_series(plotted)
             chart.data_key, chart.stale = key, False

@@ -121,6 +121,9 @@ class MetricsSection(_Strict):
     """Global L2 norm of the gradients (costs a few small kernels per step)."""
     memory: bool = True
     """Host RSS, Paddle's host allocator and GPU memory (when on a GPU)."""
+    system: bool = True
+    """CPU %, the run's resident memory and every GPU's utilisation, memory, temperature and power,
+    sampled once a second on a thread of its own (``sys/...`` series; never on the training thread)."""
 
 
 class CheckpointSection(_Strict):

@@ -1,12 +1,15 @@
-"""A cheap snapshot of the host for the live system panel: CPU, RAM, and GPU memory/utilisation.
+"""A cheap snapshot of the host: CPU, RAM, and per GPU memory, utilisation, temperature and power.
 
-Called every few seconds from a worker thread, so it must stay cheap: ``psutil`` for the host, NVML in
-process when ``nvidia-ml-py`` is installed, else one bounded ``nvidia-smi`` query. Once a source is
-known to be absent it is not asked again.
+Read by the environment screen's live panel and, once a second, by every run's system sampler
+(:mod:`workbench.runner.system_sampler`), always from a thread that is not the UI's or the training
+loop's, so it must stay cheap: ``psutil`` for the host, NVML in process when ``nvidia-ml-py`` is
+installed, else one bounded ``nvidia-smi`` query. Once a source is known to be absent it is not asked
+again. A figure a GPU does not report (``[N/A]``, NVML's "not supported") is ``None``, never 0.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -17,7 +20,7 @@ from typing import Any
 import psutil
 
 from workbench.envcheck.isolate import ProbeError
-from workbench.envcheck.nvidia import find_nvidia_smi, query_nvidia_smi
+from workbench.envcheck.nvidia import find_nvidia_smi, query_gpu_usage
 
 MIN_CPU_INTERVAL_S = 0.25
 
@@ -29,6 +32,9 @@ class GpuSample:
     memory_used_mib: int | None
     memory_total_mib: int | None
     utilization_pct: int | None
+    temperature_c: int | None = None
+    power_w: float | None = None
+    """Power draw in watts."""
 
 
 @dataclass(frozen=True)
@@ -85,10 +91,10 @@ class SystemMonitor:
                 return []
         if source == "nvidia-smi":
             try:
-                facts = query_nvidia_smi(self._env, timeout_s=self._timeout, with_cuda_version=False)
+                rows = query_gpu_usage(self._env, timeout_s=self._timeout)
             except (ProbeError, OSError):
                 return []
-            return [_from_row(row) for row in facts.get("gpus") or []]
+            return [_from_row(row) for row in rows]
         return []
 
     def _pick_source(self) -> str:
@@ -115,20 +121,41 @@ def _from_row(row: Mapping[str, Any]) -> GpuSample:
         memory_used_mib=row.get("memory_used_mib"),
         memory_total_mib=row.get("memory_total_mib"),
         utilization_pct=row.get("utilization_pct"),
+        temperature_c=row.get("temperature_c"),
+        power_w=row.get("power_w"),
     )
 
 
+_nvml_started = False
+_nvml_lock = threading.Lock()
+
+
 def _nvml_samples() -> list[GpuSample]:
-    """GPU samples through NVML (``nvidia-ml-py``); raises when it is absent or has no driver."""
+    """GPU samples through NVML (``nvidia-ml-py``); raises when it is absent or has no driver.
+
+    NVML is initialised once per process (``nvmlInit`` counts references, and every sampler of every
+    run calls this once a second). Temperature and power are asked separately: a GPU that does not
+    report one (NVML's "not supported") still reports the rest.
+    """
     import pynvml  # type: ignore[import-not-found, unused-ignore]
 
-    pynvml.nvmlInit()
+    global _nvml_started
+    with _nvml_lock:
+        if not _nvml_started:
+            pynvml.nvmlInit()
+            _nvml_started = True
     samples = []
     for index in range(pynvml.nvmlDeviceGetCount()):
         handle = pynvml.nvmlDeviceGetHandleByIndex(index)
         name = pynvml.nvmlDeviceGetName(handle)
         memory = pynvml.nvmlDeviceGetMemoryInfo(handle)
         utilization = pynvml.nvmlDeviceGetUtilizationRates(handle)
+        temperature: int | None = None
+        power: float | None = None
+        with contextlib.suppress(Exception):  # NVMLError_NotSupported and kin: the figure is unknown
+            temperature = int(pynvml.nvmlDeviceGetTemperature(handle, pynvml.NVML_TEMPERATURE_GPU))
+        with contextlib.suppress(Exception):
+            power = int(pynvml.nvmlDeviceGetPowerUsage(handle)) / 1000.0  # milliwatts
         samples.append(
             GpuSample(
                 index=index,
@@ -136,6 +163,8 @@ def _nvml_samples() -> list[GpuSample]:
                 memory_used_mib=int(memory.used) // 2**20,
                 memory_total_mib=int(memory.total) // 2**20,
                 utilization_pct=int(utilization.gpu),
+                temperature_c=temperature,
+                power_w=power,
             )
         )
     return samples

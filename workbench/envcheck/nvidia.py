@@ -25,38 +25,59 @@ QUERY_FIELDS = (
     "pci.bus_id",
     "compute_cap",
 )
-_KEYS = (
+"""What the environment check asks (once)."""
+USAGE_FIELDS = (
     "index",
     "name",
-    "memory_total_mib",
-    "memory_used_mib",
-    "utilization_pct",
-    "driver_version",
-    "pci_bus_id",
-    "compute_capability",
+    "memory.total",
+    "memory.used",
+    "utilization.gpu",
+    "temperature.gpu",
+    "power.draw",
 )
+"""What the live system sampler asks (once a second, :func:`query_gpu_usage`)."""
+_KEYS = {
+    "index": "index",
+    "name": "name",
+    "memory.total": "memory_total_mib",
+    "memory.used": "memory_used_mib",
+    "utilization.gpu": "utilization_pct",
+    "driver_version": "driver_version",
+    "pci.bus_id": "pci_bus_id",
+    "compute_cap": "compute_capability",
+    "temperature.gpu": "temperature_c",
+    "power.draw": "power_w",
+}
+_INTEGERS = ("index", "memory_total_mib", "memory_used_mib", "utilization_pct", "temperature_c")
 _CUDA_VERSION = re.compile(r"CUDA Version:\s*([0-9]+\.[0-9]+)")
 
 
 def _number(text: str) -> int | None:
+    value = _float(text)
+    return None if value is None else int(value)
+
+
+def _float(text: str) -> float | None:
     try:
-        return int(float(text))
+        return float(text)
     except ValueError:
         return None  # "[N/A]", "[Not Supported]"
 
 
 def parse_query_csv(text: str, fields: tuple[str, ...] = QUERY_FIELDS) -> list[dict[str, Any]]:
     """Rows of ``--query-gpu=... --format=csv,noheader,nounits`` as dicts with our key names."""
-    keys = [_KEYS[QUERY_FIELDS.index(f)] for f in fields]
+    keys = [_KEYS[f] for f in fields]
     gpus: list[dict[str, Any]] = []
     for line in text.splitlines():
         cells = [cell.strip() for cell in line.split(",")]
         if len(cells) != len(keys):
             continue
         row: dict[str, Any] = dict(zip(keys, cells, strict=True))
-        for key in ("index", "memory_total_mib", "memory_used_mib", "utilization_pct"):
+        for key in _INTEGERS:
             if key in row:
                 row[key] = _number(row[key])
+        if "power_w" in row:
+            row["power_w"] = _float(row["power_w"])
         if row.get("compute_capability") in ("[N/A]", ""):
             row["compute_capability"] = None
         gpus.append(row)
@@ -115,3 +136,20 @@ def query_nvidia_smi(
             banner = ""
         result["cuda_driver_version"] = parse_cuda_version(banner)
     return result
+
+
+def query_gpu_usage(env: Mapping[str, str], *, timeout_s: float) -> list[dict[str, Any]]:
+    """Every GPU's live usage (:data:`USAGE_FIELDS`) from one bounded ``nvidia-smi`` call.
+
+    ``[]`` when ``nvidia-smi`` is not on ``PATH`` or fails; raises
+    :class:`~workbench.envcheck.isolate.ProbeTimeout` when it hangs (a wedged driver).
+    """
+    exe = find_nvidia_smi(env)
+    if exe is None:
+        return []
+    code, out, _ = run_command(
+        [exe, f"--query-gpu={','.join(USAGE_FIELDS)}", "--format=csv,noheader,nounits"],
+        timeout_s=timeout_s,
+        env=env,
+    )
+    return parse_query_csv(out, USAGE_FIELDS) if code == 0 else []

@@ -27,7 +27,7 @@ LANGUAGES: tuple[Language, ...] = ("en", "zh")
 _DOMAINS: tuple[str, ...] = (
     "core", "cli", "config", "runs", "ui", "shell", "training", "envcheck", "inference",
     "screens", "parallel", "datasets", "troubleshoot", "wizard", "attach", "serve", "verify",
-    "overview",
+    "overview", "system",
 )  # fmt: skip
 
 _current: Language | None = None

@@ -14,6 +14,7 @@ from workbench.i18n import t
 from workbench.runner.context import JobCancelled, JobContext
 from workbench.runner.exit_guard import ExitAttempted, guard_exit
 from workbench.runner.job import Job, JobFn
+from workbench.runner.system_sampler import SystemSampler
 from workbench.runs import RunHandle, RunStore
 
 
@@ -23,7 +24,15 @@ class InProcessJob(Job):
     kind = "in_process"
     controllable = True
 
-    def __init__(self, handle: RunHandle, name: str, fn: JobFn, config: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        handle: RunHandle,
+        name: str,
+        fn: JobFn,
+        config: Mapping[str, Any],
+        *,
+        system_metrics: bool = True,
+    ) -> None:
         super().__init__(handle.run_dir, handle.run_id, name, config=config)
         self.handle = handle
         self.ctx = JobContext(
@@ -39,6 +48,12 @@ class InProcessJob(Job):
         self._end_lock = threading.Lock()
         self._ended = False
         self.thread = threading.Thread(target=self._main, name=f"job:{handle.run_id}", daemon=True)
+        self.sampler = (
+            SystemSampler(writer=handle.writer, metrics=self.metrics, name=handle.run_id)
+            if system_metrics
+            else None
+        )
+        """CPU, this process's memory and the GPUs once a second, on its own thread (``sys/...``)."""
 
     @property
     def paused(self) -> bool:
@@ -82,6 +97,8 @@ class InProcessJob(Job):
     def _run(self) -> Event:
         """Run the job function; whatever happens, return the terminal event that describes it."""
         self._record(RunStarted(run_id=self.run_id, name=self.name, kind=self.kind, pid=os.getpid()))
+        if self.sampler is not None:
+            self.sampler.start()
         try:
             with guard_exit():
                 summary = self._fn(self.ctx)
@@ -125,6 +142,8 @@ class InProcessJob(Job):
             if self._ended:
                 return
             self._ended = True
+            if self.sampler is not None:
+                self.sampler.stop()  # its last rows go in before the terminal event
             self._write_terminal(terminal)
 
     def _write_terminal(self, terminal: Event) -> None:
@@ -149,9 +168,13 @@ def start_in_process(
     *,
     config: Mapping[str, Any] | None = None,
     fingerprint: Mapping[str, Any] | None = None,
+    system_metrics: bool = True,
 ) -> InProcessJob:
-    """Create a run in ``store`` and start ``fn`` on a worker thread; returns at once."""
+    """Create a run in ``store`` and start ``fn`` on a worker thread; returns at once.
+
+    ``system_metrics``: sample CPU, memory and GPUs into the run (:mod:`workbench.runner.system_sampler`).
+    """
     handle = store.create(name, config, fingerprint=fingerprint, kind=InProcessJob.kind)
-    job = InProcessJob(handle, name, fn, config or {})
+    job = InProcessJob(handle, name, fn, config or {}, system_metrics=system_metrics)
     job.thread.start()
     return job

@@ -21,6 +21,7 @@ from workbench.events import AlertRaised, Event, RunCancelled, RunFailed, RunFin
 from workbench.i18n import t
 from workbench.runner.child import RUN_DIR_ENV
 from workbench.runner.job import Job
+from workbench.runner.system_sampler import SystemSampler
 from workbench.runs import (
     STATUS_INTERRUPTED,
     STATUS_RUNNING,
@@ -68,6 +69,7 @@ class LaunchedJob(Job):
         config: Mapping[str, Any] | None = None,
         stall_s: float | None = None,
         startup_s: float = 60.0,
+        system_metrics: bool = True,
     ) -> None:
         super().__init__(handle.run_dir, handle.run_id, name, config=config)
         self.handle = handle
@@ -110,6 +112,19 @@ class LaunchedJob(Job):
             raise
         self.handle.state["child_pid"] = self.proc.pid
         self.handle.save_state()
+        self.sampler: SystemSampler | None = None
+        """CPU, the memory of the whole process tree (every rank) and the GPUs, once a second, into the
+        run's own ``events.jsonl``; the tailer brings the rows into :attr:`metrics`."""
+        if system_metrics:
+            self.sampler = SystemSampler(
+                writer=handle.writer,
+                metrics=self.metrics,
+                into_store=False,
+                pid=self.proc.pid,
+                children=True,
+                name=self.run_id,
+            )
+            self.sampler.start()
         self._thread = threading.Thread(target=self._watch, name=f"launched:{self.run_id}", daemon=True)
         self._thread.start()
 
@@ -199,6 +214,10 @@ class LaunchedJob(Job):
         code = self.proc.wait()
         self.returncode = code
         self._log.close()
+        if self.sampler is not None:
+            self.sampler.stop()
+            with contextlib.suppress(OSError):
+                self.handle.writer.flush()  # its last rows reach the store in the drain below
         self._drain()
         terminal: Event
         last_steps = self.metrics.last_step.values()
@@ -237,11 +256,21 @@ def start_launched(
     timeout_s: float | None = None,
     ranks: int = 1,
     stall_s: float | None = None,
+    system_metrics: bool = True,
 ) -> LaunchedJob:
     """Create a run and start ``argv`` as a subprocess in its own process group; returns at once."""
     handle = store.create(name, config, kind=LaunchedJob.kind)
     return LaunchedJob(
-        handle, name, argv, env=env, cwd=cwd, timeout_s=timeout_s, ranks=ranks, config=config, stall_s=stall_s
+        handle,
+        name,
+        argv,
+        env=env,
+        cwd=cwd,
+        timeout_s=timeout_s,
+        ranks=ranks,
+        config=config,
+        stall_s=stall_s,
+        system_metrics=system_metrics,
     )
 
 

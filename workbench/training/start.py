@@ -86,7 +86,12 @@ def start_training(plan: TrainingPlan, store: RunStore) -> InProcessJob:
         clean_run(plan.resume.run_dir)
     try:
         started = start_in_process(
-            store, plan.name, job, config=plan.cfg.model_dump(mode="json"), fingerprint=fingerprint
+            store,
+            plan.name,
+            job,
+            config=plan.cfg.model_dump(mode="json"),
+            fingerprint=fingerprint,
+            system_metrics=plan.cfg.metrics.system,
         )
     except OSError as exc:  # a full disk, a read-only workspace, a file where a folder should be
         raise PrepareError(
