@@ -23,8 +23,10 @@ else ``nvidia-smi``, else none), the same reader as the environment screen's liv
 **Step.** A system row's ``step`` is the newest step the run had logged when the sample was taken (the
 largest over its ranks), so system charts share the training charts' x axis; with steps slower than a
 second several samples share one step, and the row's ``time`` keeps when each was taken. Samples taken
-before the first step (imports, data loading) wait and are written with the first step; if the run ends
-before one, with step 0. System samples are not training progress: they never move the store's
+before the first step (imports, data loading) wait for it, up to :data:`EARLY_HOLD_S`, and are written
+with it, so a resumed run's system charts start where its training charts do; a run that logs no step
+by then (a launched script that does not report steps), or ends before its first, has them written at
+step 0 and goes on live at step 0 until a step comes. System samples are not training progress: they never move the store's
 ``last_step`` (:meth:`~workbench.metric_store.MetricStore.record_system`), so the stall watchdog, the ETA
 and the step counter see only the training loop.
 """
@@ -47,8 +49,8 @@ if TYPE_CHECKING:  # psutil, numpy and the envcheck package are imported on the 
 
 SYSTEM_PREFIX = "sys/"
 INTERVAL_S = 1.0
-EARLY_SAMPLES = 120
-"""Samples kept while no step has been logged yet (two minutes of start-up); older ones are dropped."""
+EARLY_HOLD_S = 60.0
+"""How long samples taken before the run's first step wait for it (start-up: imports, data loading)."""
 GPU_FIELDS = ("util", "mem_used_mb", "mem_total_mb", "temp_c", "power_w")
 _GPU_NAME = re.compile(r"sys/gpu(\d+)/(\w+)$")
 
@@ -144,7 +146,8 @@ class SystemSampler:
         """Samples written so far (tests and the benchmark read it)."""
         self.last_error: str | None = None
         """The last exception a sample raised (the sampler carries on: it must never end a run)."""
-        self._early: deque[tuple[float, dict[str, float]]] = deque(maxlen=EARLY_SAMPLES)
+        self._early: deque[tuple[float, dict[str, float]]] = deque()
+        self._created = time.monotonic()
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._main, name=f"system-sampler:{name}", daemon=True)
@@ -199,8 +202,10 @@ class SystemSampler:
                 return None  # the run ended while this sample was taken: its file may be closed
             step = self._current_step()
             if step is None:
-                self._early.append((when, values))
-                return values
+                if time.monotonic() - self._created < EARLY_HOLD_S:
+                    self._early.append((when, values))
+                    return values
+                step = 0
             if self._early:
                 self._write_early(step)
             self._write(step, when, values)
