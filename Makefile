@@ -47,6 +47,7 @@ bench: setup-test
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/metrics.py
 	$(BIN)/python benchmarks/monitor_overhead.py
+	$(BIN)/python benchmarks/system_sampler.py
 	$(BIN)/python benchmarks/terminal_bandwidth.py
 	$(BIN)/python benchmarks/diagnose.py
 	$(BIN)/python benchmarks/serve_pool.py
