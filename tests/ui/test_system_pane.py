@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from textual.widgets import Static
 
 from tests.ui.waiting import wait_for
 from workbench.events import RunFinished, RunStarted
@@ -48,9 +49,9 @@ class CpuJob(GpuJob):
         super().__init__(run_dir, gpus=0)
 
 
-def _text(pane: SystemPane) -> str:
+def _text(widget: Static) -> str:
     console = Console(width=118, file=io.StringIO(), record=True, color_system=None)
-    console.print(pane.content)
+    console.print(widget.content)
     return console.export_text()
 
 
@@ -78,8 +79,11 @@ async def test_system_pane_on_this_cpu_machine(make_app) -> None:  # type: ignor
             assert "CPU" in text and "MiB" in text
             if not gpu_indices(pane.latest):  # this machine: no NVML, no nvidia-smi
                 assert t("ui.system.no_gpu") in text
-            # The side table leaves the system figures to the pane.
-            assert "sys/" not in str(app.screen.query_one("#monitor-values").content)
+            # The side table, drawn again now that the store has system series, leaves them to the pane.
+            screen, sampled = app.screen, time.monotonic()
+            await wait_for(pilot, lambda: screen._last_plot > sampled)
+            side = _text(screen.query_one("#monitor-values", Static))
+            assert "loss" in side and "sys/" not in side
             await pilot.press("y")
             await pilot.pause(0.1)
             assert not pane.display
