@@ -16,6 +16,7 @@ from workbench.events import RunFinished, RunStarted
 from workbench.i18n import set_language, t
 from workbench.runner import Job, JobContext, start_in_process
 from workbench.runner.system_sampler import gpu_indices
+from workbench.screens.base import help_rows
 from workbench.screens.widgets.chart_grid import group_metrics
 from workbench.screens.widgets.system_pane import SystemPane, bar
 
@@ -120,6 +121,7 @@ async def test_system_pane_with_gpus(make_app, tmp_path: Path) -> None:  # type:
         gpu1 = next(line for line in lines if line.startswith("1 "))
         assert "3 %" in gpu1 and f"1 / {H200_MIB} MiB" in gpu1 and "31 °C" in gpu1
         assert t("ui.system.no_gpu") not in text
+        assert ("y", t("ui.key.system")) in help_rows(app.screen)[0]  # ? lists the key (the footer does not)
 
 
 def test_a_finished_run_without_system_samples_says_so() -> None:
