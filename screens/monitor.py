@@ -2,54 +2,58 @@
 
 It follows one :class:`~workbench.runner.Job` — started here, or a past/external run attached from
 disk — and redraws on a timer (2 Hz, 1 Hz in low-bandwidth mode) only when something changed: the
-training thread never calls into the UI. A second run (e.g. the baseline) can be overlaid on the same
-axes, and the x axis switched between optimizer steps and samples seen.
+training thread never calls into the UI. Other runs are overlaid on the same axes from the runs sidebar
+(``r``, :mod:`~workbench.screens.widgets.runs_sidebar`), aligned by optimizer step or samples seen, with a
+pinned baseline and each run's difference to it (:mod:`~workbench.screens.widgets.compare_table`); a
+cursor (``,`` ``.``) reads every curve at one step.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from functools import partial
 from collections import deque
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
 from rich.table import Table
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Log, Static
 
+from workbench.compare_runs import AlignedSeries, aligned_x, batch_size, compare_latest
 from workbench.events import AlertRaised, CheckpointSaved, RunFailed
 from workbench.i18n import t
-from workbench.metric_store import MetricStore
 from workbench.parallel.ranks import RankWatch
 from workbench.runner import Job
-from workbench.runs import read_run
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.dialogs import RunPickerScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_value, status_text
-from workbench.screens.widgets.chart_grid import SMOOTHING_STEPS, WINDOW_STEPS, ChartGrid, GridSource
+from workbench.screens.widgets.chart_grid import (
+    SMOOTHING_STEPS,
+    WINDOW_STEPS,
+    Chart,
+    ChartGrid,
+    GridOverlay,
+    GridSource,
+)
+from workbench.screens.widgets.compare_table import CompareTable
 from workbench.screens.widgets.overview import OverviewPane
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 from workbench.screens.widgets.ranks import RankTable
+from workbench.screens.widgets.runs_sidebar import RunsSidebar
 from workbench.screens.widgets.system_pane import SystemPane
-from workbench.screens.workers import OverlayLoaded
 
 LOG_READ_LIMIT = 256_000
 PROGRESS_CELLS = 24
 PLOT_INTERVAL_S = 1.0
 GRID_LOW_BANDWIDTH_INTERVAL_S = 5.0
-
-
-def _batch_size(config: Mapping[str, Any]) -> int | None:
-    train = config.get("train")
-    value = train.get("batch_size") if isinstance(train, Mapping) else None
-    return value if isinstance(value, int) and value > 0 else None
 
 
 def progress_bar(done: int, total: int, cells: int = PROGRESS_CELLS) -> str:
@@ -120,6 +124,12 @@ class MonitorScreen(WorkbenchScreen):
         Binding("left_square_bracket", "metric(-1)", "ui.key.prev_metric", key_display="["),
         Binding("right_square_bracket", "metric(1)", "ui.key.next_metric", key_display="]"),
         Binding("o", "overlay", "ui.key.overlay"),
+        Binding("r", "runs", "ui.key.runs_sidebar", show=False),  # o (shown) names it in its picker
+        Binding("slash", "filter_runs", "ui.key.filter_runs", key_display="/", show=False),
+        Binding("comma", "cursor(-1)", "ui.key.cursor_left", key_display=",", show=False),
+        Binding("full_stop", "cursor(1)", "ui.key.cursor_right", key_display=".", show=False),
+        Binding("less_than_sign", "cursor(-10)", "ui.key.cursor_far_left", key_display="<", show=False),
+        Binding("greater_than_sign", "cursor(10)", "ui.key.cursor_far_right", key_display=">", show=False),
         Binding("x", "x_axis", "ui.key.x_axis"),
         Binding("g", "grid", "ui.key.grid"),
         Binding("z", "enlarge", "ui.key.enlarge"),
@@ -138,7 +148,6 @@ class MonitorScreen(WorkbenchScreen):
         self.metric_index = 0
         self.x_axis = "step"  # or "samples"
         self.grid_mode = False
-        self.overlay: tuple[str, MetricStore, Mapping[str, Any]] | None = None
         self._seen_data: tuple[Any, ...] = ()
         self._seen_view: tuple[Any, ...] = ()
         self._last_plot = 0.0
@@ -153,12 +162,14 @@ class MonitorScreen(WorkbenchScreen):
         yield Header()
         yield Static(t("ui.monitor.no_run"), id="monitor-title")
         with Horizontal(id="monitor-main"):
+            yield RunsSidebar(id="monitor-runs")
             yield BraillePlot(id="monitor-plot")
             yield ChartGrid(id="monitor-grid")
             with Vertical(id="monitor-side", classes="panel"):
                 yield Static(id="monitor-values")
                 yield Static(id="monitor-events", markup=False)  # alert text comes from the run
                 yield RankTable(id="monitor-ranks")
+                yield CompareTable(id="monitor-compare")
         yield OverviewPane(id="monitor-overview")  # v: shown in place of the curves
         yield SystemPane(id="monitor-system")
         with VerticalScroll(id="monitor-failure", classes="panel error-panel"):
@@ -188,16 +199,16 @@ class MonitorScreen(WorkbenchScreen):
     # -- following a job ------------------------------------------------------------------------
 
     def _follow(self, job: Job | None) -> None:
-        if self.overlay is not None and job is not None and self.job is not None:
-            # The overlay was chosen against the previous run's axes: a new run starts clean.
-            self.notify(t("ui.monitor.overlay_cleared", run=self.overlay[0]))
-            self.overlay = None
+        # Overlays were chosen against the previous run's axes: a new run starts clean.
+        cleared = self.query_one(RunsSidebar).follow(job.run_id if job is not None else None)
+        if cleared:
+            self.notify(t("ui.overlay.cleared", count=cleared))
         self.job = job
         self._seen_data = self._seen_view = ()
         self._log_offset = 0
         self._log_partial = b""
         self._eta.clear()
-        if job is not None and self.x_axis == "samples" and _batch_size(job.config) is None:
+        if job is not None and self.x_axis == "samples" and batch_size(job.config) is None:
             self.x_axis = "step"
         self.query_one(Log).clear()
         self.query_one(ChartGrid).clear()
@@ -235,7 +246,10 @@ class MonitorScreen(WorkbenchScreen):
             self._controls_for = controls
             self.refresh_bindings()  # s / p / c only while the run can take them
         data = (job.metrics.samples, len(job.lifecycle), job.paused)
-        view = (self.metric_index, self.x_axis, id(self.overlay), self.app.theme, self.size, self.grid_mode)
+        view = (
+            self.metric_index, self.x_axis, self.query_one(RunsSidebar).generation,
+            self.app.theme, self.size, self.grid_mode,
+        )  # fmt: skip
         if data == self._seen_data and view == self._seen_view:
             if self.grid_mode:
                 self.query_one(ChartGrid).refresh_visible()  # charts still waiting for their turn
@@ -290,10 +304,9 @@ class MonitorScreen(WorkbenchScreen):
         self.query_one("#monitor-title", Static).update(title)
 
     def _x(self, steps: npt.NDArray[np.int64], config: Mapping[str, Any]) -> npt.NDArray[np.float64]:
-        x = steps.astype(np.float64)
-        if self.x_axis == "samples":
-            x = x * (_batch_size(config) or 1)
-        return x
+        """The followed run's steps on the x axis (``x`` is offered for samples only with a batch size)."""
+        x = aligned_x(steps, config, self._axis())
+        return x if x is not None else steps.astype(np.float64)
 
     def _render_plot(self, job: Job) -> None:
         name = self.current_metric()
@@ -316,24 +329,36 @@ class MonitorScreen(WorkbenchScreen):
                 steps, values = val.arrays()
                 color = self.wb.theme_variable("loss-val")
                 series.append(PlotSeries("eval/loss", self._x(steps, job.config), values, color))
-        if self.overlay is not None:
-            run_id, metrics, config = self.overlay
-            other = metrics.series(name)
-            if other is not None and len(other):
-                steps, values = other.arrays()
-                label = f"{name} [{run_id}]"  # the whole id: the plot wraps the legend, never cuts it
-                series.append(
-                    PlotSeries(label, self._x(steps, config), values, self.wb.theme_variable("partial"))
-                )
+        for run in self.query_one(RunsSidebar).overlays.values():
+            other = run.metrics.series(name)
+            x = aligned_x(other.arrays()[0], run.config, self._axis()) if other is not None else None
+            if other is not None and x is not None and len(x):
+                label = f"{name} [{run.run_id}]"  # the whole id: the plot wraps the legend, never cuts it
+                color = self.wb.theme_variable(f"run-{run.color}")
+                series.append(PlotSeries(label, x, other.arrays()[1], color, reading=""))
+        plot.x_name = t(f"ui.axis.{self._axis()}")
         plot.set_series(series)
 
     def _render_grid(self, job: Job) -> None:
         colors = ("loss-train", "loss-val", "partial", "rank-2")
+        sidebar = self.query_one(RunsSidebar)
+        overlays = [
+            GridOverlay(
+                run.run_id,
+                run.metrics,
+                partial(aligned_x, config=run.config, axis=self._axis()),
+                self.wb.theme_variable(f"run-{run.color}"),
+            )
+            for run in sidebar.overlays.values()
+        ]
         self.query_one(ChartGrid).update_from(
             GridSource(
                 store=job.metrics,
                 x=lambda steps: self._x(steps, job.config),
                 color=lambda index: self.wb.theme_variable(colors[index % len(colors)]),
+                overlays=overlays,
+                generation=sidebar.generation,
+                x_name=t(f"ui.axis.{self._axis()}"),
             )
         )
 
@@ -356,7 +381,41 @@ class MonitorScreen(WorkbenchScreen):
                 lines.append(t("ui.monitor.event.alert", kind=event.kind, message=event.message))
         self.query_one("#monitor-events", Static).update("\n".join(lines))
         ranks = self._render_ranks(job)
-        self.query_one("#monitor-side").display = bool(latest or lines or ranks) and not self.grid_mode
+        compared = self._render_compare(job)
+        self.query_one("#monitor-values").display = not self.grid_mode
+        self.query_one("#monitor-side").display = (
+            bool(latest or lines or ranks) and not self.grid_mode
+        ) or compared
+
+    def _axis(self) -> Literal["step", "samples"]:
+        return "samples" if self.x_axis == "samples" else "step"
+
+    def _compare_metric(self) -> str | None:
+        """The metric the comparison table shows: the plotted one, or the focused (enlarged) chart's."""
+        if not self.grid_mode:
+            return self.current_metric()
+        grid = self.query_one(ChartGrid)
+        focused = self.focused.group.key if isinstance(self.focused, Chart) else None
+        return grid.enlarged or focused or next(iter(grid.charts), None)
+
+    def _render_compare(self, job: Job) -> bool:
+        """Each run's latest value of the compared metric and its difference to the baseline."""
+        sidebar = self.query_one(RunsSidebar)
+        name = self._compare_metric()
+        runs = [(job.run_id, job.metrics, job.config, 0)]
+        runs += [(r.run_id, r.metrics, r.config, r.color) for r in sidebar.overlays.values()]
+        aligned, colours = [], {}
+        for run_id, metrics, config, slot in runs:
+            series = metrics.series(name) if name is not None else None
+            x = aligned_x(series.arrays()[0], config, self._axis()) if series is not None else None
+            if series is not None and x is not None:
+                aligned.append(AlignedSeries(run_id, x, series.arrays()[1]))
+                colours[run_id] = self.wb.theme_variable(f"run-{slot}")
+        rows = compare_latest(aligned, sidebar.baseline) if sidebar.overlays and name is not None else []
+        self.query_one(CompareTable).show(
+            name or "", rows, lambda run_id: colours.get(run_id, ""), t(f"ui.axis.{self._axis()}")
+        )
+        return bool(rows)
 
     def _render_ranks(self, job: Job) -> bool:
         """The rank table of a multi-rank run (hidden for one rank); whether it is shown."""
@@ -458,10 +517,12 @@ class MonitorScreen(WorkbenchScreen):
         self.tick()
 
     def action_x_axis(self) -> None:
-        if self.x_axis == "step" and (self.job is None or _batch_size(self.job.config) is None):
+        if self.x_axis == "step" and (self.job is None or batch_size(self.job.config) is None):
             self.notify(t("ui.monitor.x_no_samples"), severity="warning")
             return
         self.x_axis = "samples" if self.x_axis == "step" else "step"
+        for plot in self.query(BraillePlot):
+            plot.cursor_x = None  # it stood on the other axis
         self.tick()
 
     def action_grid(self) -> None:
@@ -536,9 +597,11 @@ class MonitorScreen(WorkbenchScreen):
         grid.enlarge(key or next(iter(grid.charts), None))
 
     def action_overlay(self) -> None:
-        if self.overlay is not None:
-            self.overlay = None  # o again removes the overlay
-            self.tick()
+        """o: overlay one run from a quick picker (the same overlays the runs sidebar keeps; it fits an
+        80-column terminal where the sidebar would squeeze the plot); with runs overlaid, o clears them."""
+        sidebar = self.query_one(RunsSidebar)
+        if sidebar.overlays:
+            sidebar.clear()
             return
         current = self.job.run_id if self.job is not None else None
         runs = [
@@ -550,22 +613,38 @@ class MonitorScreen(WorkbenchScreen):
 
     def _overlay_chosen(self, run_id: str | None) -> None:
         if run_id:
-            self._load_overlay(run_id, self.wb.requests.new("overlay"))
+            self.query_one(RunsSidebar).toggle(run_id)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="overlay", description="worker.overlay")
-    def _load_overlay(self, run_id: str, request: int) -> None:
-        run_dir = self.wb.store.resolve(run_id)
-        if run_dir is not None:
-            record = read_run(run_dir)
-            self.post_message(
-                OverlayLoaded(run_id=run_id, metrics=record.metrics, config=record.config, request=request)
-            )
+    @on(RunsSidebar.Changed)
+    def _overlays_changed(self) -> None:
+        self.tick()
 
-    @on(OverlayLoaded)
-    def _overlay_loaded(self, message: OverlayLoaded) -> None:
-        if self.wb.requests.is_current(message) and message.metrics is not None:
-            self.overlay = (message.run_id, message.metrics, message.config or {})
-            self.tick()
+    def action_runs(self) -> None:
+        """r: the runs sidebar (read afresh each time it opens), and away again."""
+        sidebar = self.query_one(RunsSidebar)
+        sidebar.set_shown(not sidebar.display)
+
+    def action_filter_runs(self) -> None:
+        """/: the sidebar's filter (the sidebar opens first if it is hidden)."""
+        sidebar = self.query_one(RunsSidebar)
+        if not sidebar.display:
+            self.action_runs()
+        sidebar.query_one("#runs-filter").focus()
+
+    def _cursor_plot(self) -> BraillePlot | None:
+        if not self.grid_mode:
+            return self.query_one("#monitor-plot", BraillePlot)
+        grid = self.query_one(ChartGrid)
+        if grid.enlarged is not None:
+            return grid.charts[grid.enlarged]
+        return self.focused if isinstance(self.focused, Chart) else next(iter(grid.charts.values()), None)
+
+    def action_cursor(self, cells: int) -> None:
+        """, and . move a cursor on the plot (the focused or enlarged chart in the grid) one column, < and
+        > ten; it reads every curve there. The first press puts it on the newest point."""
+        plot = self._cursor_plot()
+        if plot is not None:
+            plot.move_cursor(cells)
 
     def action_back(self) -> None:
         self.app.switch_mode("runs")

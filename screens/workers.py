@@ -33,6 +33,7 @@ from workbench.i18n import catalog, t
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from workbench.compare_runs import RunEntry
     from workbench.envcheck import Finding, ProbeResult, SystemSnapshot
     from workbench.metric_store import MetricStore
     from workbench.runner import Job
@@ -132,6 +133,9 @@ class RunAttached(WorkerResult):
 
 @dataclass
 class OverlayLoaded(WorkerResult):
+    """A run read from disk to overlay in the monitor; ``kind`` is ``overlay:<run id>`` (one request
+    kind per run, so loading several at once drops none of them, and unticking one drops its answer)."""
+
     run_id: str = ""
     metrics: MetricStore | None = None
     config: Mapping[str, Any] | None = None
@@ -154,6 +158,14 @@ class ConfigCopyWritten(WorkerResult):
     path: Path | None = None
     error: str = ""
     kind: str = field(default="config-copy", kw_only=True)
+
+
+@dataclass
+class CompareRunsListed(WorkerResult):
+    """The runs sidebar's list: every run with its task and tags (:func:`workbench.compare_runs.list_entries`)."""
+
+    entries: list[RunEntry] = field(default_factory=list)
+    kind: str = field(default="compare-runs", kw_only=True)
 
 
 # -- training and the app ------------------------------------------------------------------------

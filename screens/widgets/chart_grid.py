@@ -106,13 +106,29 @@ class Chart(BraillePlot):
         self.border_title = text
 
 
+@dataclass(frozen=True)
+class GridOverlay:
+    """Another run drawn on every chart (its first series, in its own colour): the runs sidebar's choice.
+
+    ``x`` places its steps on the shared axis, ``None`` when it cannot be (no batch size for samples)."""
+
+    run_id: str
+    store: MetricStore
+    x: Callable[[npt.NDArray[np.int64]], npt.NDArray[np.float64] | None]
+    color: str
+
+
 @dataclass
 class GridSource:
-    """What the grid draws from: the store, how steps become x, and a colour per series index."""
+    """What the grid draws from: the store, how steps become x, and a colour per series index; the
+    overlaid runs, and ``generation``, which changes whenever they (or their alignment) change."""
 
     store: MetricStore
     x: Callable[[npt.NDArray[np.int64]], npt.NDArray[np.float64]]
     color: Callable[[int], str]
+    overlays: Sequence[GridOverlay] = ()
+    generation: int = 0
+    x_name: str = ""
 
 
 class ChartGrid(VerticalScroll):
@@ -136,6 +152,7 @@ class ChartGrid(VerticalScroll):
         self.redraws = 0
         """How many chart redraws happened (tests and the benchmark read it)."""
         self._source: GridSource | None = None
+        self._generation = 0
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Grid(id="chart-grid-cells")
@@ -159,6 +176,10 @@ class ChartGrid(VerticalScroll):
     def update_from(self, source: GridSource) -> None:
         """Add charts for new metrics and redraw the visible ones whose data changed."""
         self._source = source
+        if source.generation != self._generation:  # other runs overlaid or aligned anew: redraw all
+            self._generation = source.generation
+            for chart in self.charts.values():
+                chart.stale = True
         groups = group_metrics(source.store.names())
         cells = self.query_one("#chart-grid-cells", Grid)
         new = [Chart(g) for g in groups if g.key not in self.charts]
@@ -226,7 +247,9 @@ class ChartGrid(VerticalScroll):
                     plotted.append(PlotSeries("", x, y, f"{color} dim"))  # the raw curve, faint, no legend
                     y = ema(y, view.smoothing)
                 plotted.append(PlotSeries(name, x, y, color))
+            plotted += overlay_series(source.overlays, chart.group.names[0], view)
             chart.y_log = view.log_y
+            chart.x_name = source.x_name
             last = store.series(chart.group.names[0])
             latest = last.last() if last is not None else None
             value = format_value(latest[1]) if latest is not None else "—"
@@ -300,6 +323,26 @@ def ema(values: npt.NDArray[np.float64], weight: float) -> npt.NDArray[np.float6
         out[start : start + block] = num / den
         carry_num, carry_den = float(num[-1]), float(den[-1])
     return out
+
+
+def overlay_series(overlays: Sequence[GridOverlay], name: str, view: CurveView) -> list[PlotSeries]:
+    """Series ``name`` of each overlaid run as the chart draws it (no legend: the runs sidebar and the
+    comparison table name the colours; the cursor reads them by colour)."""
+    plotted = []
+    for overlay in overlays:
+        other = overlay.store.series(name)
+        if other is None or not len(other):
+            continue
+        steps, values = other.arrays()
+        shared = overlay.x(steps)
+        if shared is None:
+            continue
+        x, y = apply_view(shared, values, view)
+        if view.smoothing > 0:
+            plotted.append(PlotSeries("", x, y, f"{overlay.color} dim"))
+            y = ema(y, view.smoothing)
+        plotted.append(PlotSeries("", x, y, overlay.color, reading=""))
+    return plotted
 
 
 def apply_view(

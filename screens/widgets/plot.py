@@ -30,6 +30,10 @@ class PlotSeries:
     x: npt.NDArray[np.float64]
     y: npt.NDArray[np.float64]
     color: str
+    reading: str | None = None
+    """The series' name in the cursor's readout when it differs from ``label`` (``""``: the coloured dot
+    alone, for an overlaid run the legend elsewhere names). A series with neither is not read (a faint
+    raw curve beside its smoothed one)."""
 
 
 def _format_tick(value: float) -> str:
@@ -114,17 +118,67 @@ class BraillePlot(Widget):
         """Labelled y ticks (top and bottom by default; the chart grid asks for 3–5)."""
         self.y_log = False
         """Log-scale y: values ≤ 0 are left out, ticks read as the values themselves."""
+        self.cursor_x: float | None = None
+        """Where the cursor stands on the x axis (``None``: no cursor); :meth:`move_cursor` moves it."""
+        self.x_name = ""
+        """What x counts (``step``, ``samples``), the first word of the cursor's readout."""
+        self._x_bounds: tuple[float, float] | None = None
+        self._dots_w = 0
 
     def set_series(self, series: list[PlotSeries]) -> None:
         self._series = series
         self._version += 1
         self.refresh()
 
+    def move_cursor(self, cells: int) -> None:
+        """Move the cursor ``cells`` columns (negative: left). The first move puts it on the newest
+        point; a move right from the right end takes it away. Positions are whole x values."""
+        bounds = self._x_bounds
+        if bounds is None:
+            return
+        x0, x1 = bounds
+        if self.cursor_x is None:
+            self.cursor_x = x1
+        elif cells > 0 and self.cursor_x >= x1:
+            self.cursor_x = None
+        else:
+            per_cell = 2 * (x1 - x0) / max(1, self._dots_w - 1)  # one cell is two dot columns
+            moved = self.cursor_x + cells * per_cell
+            self.cursor_x = float(min(x1, max(x0, round(moved) if per_cell >= 1 else moved)))
+        self._version += 1
+        self.refresh()
+
+    def cursor_readout(self) -> list[tuple[str, float | None, str]]:
+        """``(name, value, colour)`` of every read series at the cursor: its nearest point at or before."""
+        from workbench.compare_runs import value_at
+
+        at = self.cursor_x
+        if at is None:
+            return []
+        out = []
+        for s in self._series:
+            name = s.label if s.reading is None else s.reading
+            if (s.label or s.reading is not None) and len(s.x):
+                out.append((name, value_at(s.x, s.y, at), s.color))
+        return out
+
+    def _readout_text(self, width: int) -> Text:
+        from workbench.formatting import format_value
+
+        at = self.cursor_x
+        text = Text(f"{' ' * (Y_LABEL_WIDTH - 2)}▲ {self.x_name} {_format_tick(at or 0.0)}", style="dim")
+        for name, value, color in self.cursor_readout():
+            text.append("  ● ", style=color)
+            text.append(f"{name} {format_value(value)}" if name else format_value(value), style=color)
+        text.truncate(width, overflow="ellipsis")
+        return text
+
     def render_lines_text(self, width: int, height: int) -> list[Text]:
         """Build the plot's rows (also used by the redraw benchmark)."""
         plot_w = max(4, width - Y_LABEL_WIDTH)
         lines: list[Text] = []
         if not any(len(s.y) for s in self._series):
+            self._x_bounds = None
             return [Text(self.empty_text, style="dim")]
         shown = [s for s in self._series if len(s.y) and s.label]  # an unlabelled series has no legend
         legend_w = sum(cell_len(f"● {s.label}  ") for s in shown)
@@ -134,13 +188,24 @@ class BraillePlot(Widget):
         # A legend that does not fit beside the x ticks gets its own row: labels (run ids) are never cut
         # at the front; only a row wider than the whole plot loses its end.
         own_row = legend_w + bounds_w > plot_w
-        plot_h = max(2, height - (3 if own_row else 2))
+        cursor = self.cursor_x is not None
+        plot_h = max(2, height - (3 if own_row else 2) - (1 if cursor else 0))
         drawn = self._series
         if self.y_log:
             drawn = [PlotSeries(p.label, p.x[p.y > 0], np.log10(p.y[p.y > 0]), p.color) for p in self._series]
         bits, owner, (x0, x1, y0, y1) = rasterise(drawn, plot_w, plot_h)
+        self._x_bounds, self._dots_w = (x0, x1), plot_w * 2
         chars = np.where(bits > 0, bits + 0x2800, 0x20).astype(np.uint32)
         styles = [Style.parse(s.color) for s in self._series]
+        if cursor and self.cursor_x is not None:
+            # The cursor's column: a thin line through the empty cells, the curves' dots left as they are.
+            dot = round((min(x1, max(x0, self.cursor_x)) - x0) / (x1 - x0) * (plot_w * 2 - 1))
+            column = min(plot_w - 1, dot // 2)
+            empty = chars[:, column] == 0x20
+            chars[empty, column] = ord("│")
+            owner = owner.copy()
+            owner[empty, column] = len(styles)
+            styles.append(Style.parse("dim"))
         count = max(2, min(self.y_ticks, plot_h))
         tick_rows = {round(i * (plot_h - 1) / (count - 1)): i for i in range(count)}
         for row in range(plot_h):
@@ -162,7 +227,7 @@ class BraillePlot(Widget):
         lines.append(Text(axis, style="dim"))
         left, right = _format_tick(x0), _format_tick(x1)
         legend = Text()
-        for s, style in zip(self._series, styles, strict=True):
+        for s, style in zip(self._series, styles[: len(self._series)], strict=True):
             if len(s.y) and s.label:
                 legend.append(f"● {s.label}  ", style=style)
         footer = Text(" " * Y_LABEL_WIDTH + left, style="dim")
@@ -172,12 +237,16 @@ class BraillePlot(Widget):
             legend_row = Text(" " * Y_LABEL_WIDTH) + legend
             legend_row.truncate(width, overflow="ellipsis")
             lines.append(legend_row)
+            if cursor:
+                lines.append(self._readout_text(width))
             return lines
         gap = max(1, plot_w - len(left) - len(right) - legend_w)
         footer.append(" " * (gap // 2))
         footer.append_text(legend)
         footer.append(" " * (gap - gap // 2) + right, style="dim")
         lines.append(footer)
+        if cursor:
+            lines.append(self._readout_text(width))
         return lines
 
     def render(self) -> Text:

@@ -19,6 +19,7 @@ BORDER_FLOOR = 3.0
 SEMANTIC_TEXT = [
     "loss-train", "loss-val", "rank-0", "rank-1", "rank-2", "rank-3", "shard", "replicate", "partial",
     "status-pass", "status-warn", "status-fail", "status-running",
+    *(f"run-{i}" for i in range(8)),  # the overlaid runs' curves and legends
 ]  # fmt: skip
 TEXT_PAIRS = [
     ("foreground", "background"),  # body text

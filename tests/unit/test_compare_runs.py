@@ -30,7 +30,10 @@ def test_alignment_by_step_and_by_samples_seen() -> None:
     assert aligned_x(steps, config, "samples").tolist() == [64.0, 128.0, 640.0]
     assert aligned_x(steps, {}, "samples") is None  # no batch size: cannot be placed by samples
     assert aligned_x(steps, {}, "step").tolist() == [1.0, 2.0, 10.0]
-    assert batch_size({"train": {"batch_size": True}}) is None and batch_size({"train": {"batch_size": 0}}) is None
+    assert (
+        batch_size({"train": {"batch_size": True}}) is None
+        and batch_size({"train": {"batch_size": 0}}) is None
+    )
 
 
 def test_runs_with_different_batch_sizes_meet_at_the_same_samples() -> None:
@@ -70,14 +73,19 @@ def test_compare_latest_differs_at_the_last_position_both_reached() -> None:
 
 
 def test_compare_latest_without_a_baseline_gives_values_only() -> None:
-    runs = [AlignedSeries("a", np.array([1.0]), np.array([2.0])), AlignedSeries("b", np.empty(0), np.empty(0))]
+    runs = [
+        AlignedSeries("a", np.array([1.0]), np.array([2.0])),
+        AlignedSeries("b", np.empty(0), np.empty(0)),
+    ]
     rows = compare_latest(runs, None)
     assert [(r.run_id, r.latest, r.diff) for r in rows] == [("a", 2.0, None), ("b", None, None)]
     assert not any(r.is_baseline for r in rows)
 
 
 def test_filter_by_name_status_task_and_tag() -> None:
-    entry = RunEntry("20260101-000001-lr-sweep-ab12", "lr-sweep", "failed", "image_classification", ("sweep", "A100"))
+    entry = RunEntry(
+        "20260101-000001-lr-sweep-ab12", "lr-sweep", "failed", "image_classification", ("sweep", "A100")
+    )
     assert matches(entry, "")
     assert matches(entry, "sweep") and matches(entry, "FAILED") and matches(entry, "image")
     assert matches(entry, "a100 failed")  # every word must match, any field
@@ -104,5 +112,8 @@ def test_list_entries_reads_task_and_tags_from_the_stored_config(tmp_path: Path)
     assert entries["20260101-000001-a-0001"].tags == ("sweep", "lr=0.1")
     assert entries["20260101-000001-a-0001"].task == "image_classification"
     assert entries["20260101-000002-b-0002"].tags == ("baseline",)
-    assert entries["20260101-000003-c-0003"].task == "" and entries["20260101-000003-c-0003"].status == "finished"
+    assert (
+        entries["20260101-000003-c-0003"].task == ""
+        and entries["20260101-000003-c-0003"].status == "finished"
+    )
     assert [e.run_id for e in entries.values() if matches(e, "tag:sweep")] == ["20260101-000001-a-0001"]

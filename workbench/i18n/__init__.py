@@ -27,7 +27,7 @@ LANGUAGES: tuple[Language, ...] = ("en", "zh")
 _DOMAINS: tuple[str, ...] = (
     "core", "cli", "config", "runs", "ui", "shell", "training", "envcheck", "inference",
     "screens", "parallel", "datasets", "troubleshoot", "wizard", "attach", "serve", "verify",
-    "overview", "system",
+    "overview", "system", "overlays",
 )  # fmt: skip
 
 _current: Language | None = None

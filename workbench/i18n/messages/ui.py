@@ -144,8 +144,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "将在当前步结束后保存检查点。",
     ),
     "ui.monitor.overlay_title": (
-        "Overlay which run? (o again removes it)",
-        "叠加哪个运行？（再按 o 取消叠加）",
+        "Overlay which run? (o again removes the overlays; r: the runs list, for several)",
+        "叠加哪个运行？（再按 o 取消叠加；r：运行列表，可选多个）",
     ),
     "ui.picker.none": ("No other runs in this workspace.", "该工作区没有其他运行。"),
     "ui.picker.hint": ("enter: choose · escape: cancel", "enter：选择 · escape：取消"),
