@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import os
 import time
-from functools import partial
 from collections import deque
 from collections.abc import Mapping
+from functools import partial
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -248,7 +248,7 @@ class MonitorScreen(WorkbenchScreen):
         data = (job.metrics.samples, len(job.lifecycle), job.paused)
         view = (
             self.metric_index, self.x_axis, self.query_one(RunsSidebar).generation,
-            self.app.theme, self.size, self.grid_mode,
+            self.app.theme, self.size, self.grid_mode, self._compare_metric(),
         )  # fmt: skip
         if data == self._seen_data and view == self._seen_view:
             if self.grid_mode:
@@ -333,7 +333,7 @@ class MonitorScreen(WorkbenchScreen):
             other = run.metrics.series(name)
             x = aligned_x(other.arrays()[0], run.config, self._axis()) if other is not None else None
             if other is not None and x is not None and len(x):
-                label = f"{name} [{run.run_id}]"  # the whole id: the plot wraps the legend, never cuts it
+                label = run.run_id  # the whole id (the metric is the plot's): the legend wraps, never cuts it
                 color = self.wb.theme_variable(f"run-{run.color}")
                 series.append(PlotSeries(label, x, other.arrays()[1], color, reading=""))
         plot.x_name = t(f"ui.axis.{self._axis()}")
@@ -521,6 +521,9 @@ class MonitorScreen(WorkbenchScreen):
             self.notify(t("ui.monitor.x_no_samples"), severity="warning")
             return
         self.x_axis = "samples" if self.x_axis == "step" else "step"
+        for run in self.query_one(RunsSidebar).overlays.values():
+            if self.x_axis == "samples" and batch_size(run.config) is None:
+                self.notify(t("ui.overlay.no_samples", run=run.run_id), severity="warning")
         for plot in self.query(BraillePlot):
             plot.cursor_x = None  # it stood on the other axis
         self.tick()

@@ -100,6 +100,21 @@ def rasterise(
     return bits, owner, (x0, x1, y0, y1)
 
 
+def _legend_rows(shown: list[PlotSeries], width: int) -> list[list[PlotSeries]]:
+    """The legend's entries packed into rows of ``width`` cells, in order; an entry wider than a row
+    gets a row of its own (and only its end can be cut)."""
+    rows: list[list[PlotSeries]] = [[]]
+    used = 0
+    for s in shown:
+        cells = cell_len(f"● {s.label}  ")
+        if rows[-1] and used + cells > width:
+            rows.append([])
+            used = 0
+        rows[-1].append(s)
+        used += cells
+    return rows
+
+
 class BraillePlot(Widget):
     """A multi-series line plot. Call :meth:`set_series`; it redraws only when something changed."""
 
@@ -188,8 +203,13 @@ class BraillePlot(Widget):
         # A legend that does not fit beside the x ticks gets its own row: labels (run ids) are never cut
         # at the front; only a row wider than the whole plot loses its end.
         own_row = legend_w + bounds_w > plot_w
+        legend_rows = _legend_rows(shown, width - Y_LABEL_WIDTH) if own_row else []
+        # Several runs' labels wrap onto more rows (each label whole), but the curves keep most rows.
+        keep = max(1, (height - 2) // 3)
+        if len(legend_rows) > keep:  # the rest share the last row, cut at its end as one row would be
+            legend_rows = legend_rows[: keep - 1] + [[s for row in legend_rows[keep - 1 :] for s in row]]
         cursor = self.cursor_x is not None
-        plot_h = max(2, height - (3 if own_row else 2) - (1 if cursor else 0))
+        plot_h = max(2, height - 2 - len(legend_rows) - (1 if cursor else 0))
         drawn = self._series
         if self.y_log:
             drawn = [PlotSeries(p.label, p.x[p.y > 0], np.log10(p.y[p.y > 0]), p.color) for p in self._series]
@@ -234,9 +254,12 @@ class BraillePlot(Widget):
         if own_row:
             footer.append(" " * max(1, plot_w - len(left) - len(right)) + right, style="dim")
             lines.append(footer)
-            legend_row = Text(" " * Y_LABEL_WIDTH) + legend
-            legend_row.truncate(width, overflow="ellipsis")
-            lines.append(legend_row)
+            for row_series in legend_rows:
+                legend_row = Text(" " * Y_LABEL_WIDTH)
+                for s in row_series:
+                    legend_row.append(f"● {s.label}  ", style=Style.parse(s.color))
+                legend_row.truncate(width, overflow="ellipsis")
+                lines.append(legend_row)
             if cursor:
                 lines.append(self._readout_text(width))
             return lines

@@ -25,6 +25,7 @@ from workbench.screens.jobs import stop_report
 from workbench.screens.monitor import EtaClock, MonitorScreen
 from workbench.screens.runs import RunsScreen, list_runs
 from workbench.screens.widgets.plot import BraillePlot
+from workbench.screens.widgets.runs_sidebar import RunsSidebar
 
 
 def _footer_text(app: Any) -> str:
@@ -143,15 +144,16 @@ async def test_overlay_is_cleared_when_a_new_run_starts_and_legend_keeps_the_id(
         screen = app.screen
         assert isinstance(screen, MonitorScreen)
         screen._overlay_chosen(baseline.run_id)
-        await _wait_for(pilot, lambda: screen.overlay is not None)
+        sidebar = screen.query_one(RunsSidebar)
+        await _wait_for(pilot, lambda: baseline.run_id in sidebar.overlays)
         await pilot.pause(0.2)
         plot = screen.query_one(BraillePlot)
         text = "\n".join(line.plain for line in plot.render_lines_text(plot.size.width, plot.size.height))
-        assert f"[{baseline.run_id}]" in text  # whole id, first characters included
+        assert f"● {baseline.run_id}" in text  # whole id, first characters included
         app.start_job(partial(start_demo_job, steps=50_000, step_s=0.01))
         await _wait_for(pilot, lambda: screen.job is not None and screen.job.run_id != "scripted-run")
-        assert screen.overlay is None
-        assert any("Overlay" in str(n.message) for n in app._notifications)
+        assert not sidebar.overlays
+        assert any("overlaid runs removed" in str(n.message) for n in app._notifications)
         screen.job.cancel()  # type: ignore[union-attr]
         assert screen.job.wait(30)  # type: ignore[union-attr]
 

@@ -87,10 +87,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This run records no batch size, so its x axis stays in optimizer steps.",
         "该运行未记录批大小，横轴仍为优化步数。",
     ),
-    "ui.monitor.overlay_cleared": (
-        "Overlay of {run} removed: a new run is shown.",
-        "已移除 {run} 的叠加：正在显示新的运行。",
-    ),
     "ui.train.missing": ("No such file: {path}", "文件不存在：{path}"),
     "ui.key.complete": ("Complete path", "补全路径"),
     "ui.train.hint_tab": (
