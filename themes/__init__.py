@@ -4,7 +4,7 @@ This folder sits at the top of the repository but installs as ``workbench.themes
 ``[tool.setuptools] package-dir`` in pyproject.toml), so site-packages gets no generic ``themes`` package.
 
 Each YAML file is validated with pydantic and becomes a ``textual.theme.Theme``; the semantic variables
-(``loss-train``, ``loss-val``, ``rank-0``…, ``shard``, ``replicate``, ``partial``, ``status-*``) let
+(``loss-train``, ``loss-val``, ``rank-0``…, ``run-0``…``run-7``, ``shard``, ``replicate``, ``partial``, ``status-*``) let
 plots and editors follow the theme. An invalid file is skipped and reported, never fatal.
 """
 

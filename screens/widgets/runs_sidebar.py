@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from rich.console import Group
+from rich.padding import Padding
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -80,7 +82,7 @@ class RunsSidebar(Vertical):
     """The runs of the workspace, filtered; the overlaid runs and the baseline."""
 
     DEFAULT_CSS = """
-    RunsSidebar { display: none; width: 40; min-width: 30; max-width: 40%; padding: 0 1 0 0; }
+    RunsSidebar { display: none; width: 42; min-width: 30; max-width: 40%; padding: 0 1 0 0; }
     RunsSidebar #runs-filter { height: 3; }
     RunsSidebar #runs-list { height: 1fr; border: none; padding: 0; }
     RunsSidebar .dim { color: $text-muted; }
@@ -158,7 +160,7 @@ class RunsSidebar(Vertical):
     def _colour(self, slot: int) -> str:
         return self.wb.theme_variable(f"run-{slot}")
 
-    def _prompt(self, entry: RunEntry) -> Text:
+    def _prompt(self, entry: RunEntry) -> Group:
         run = self.overlays.get(entry.run_id)
         followed = entry.run_id == self.followed
         slot = 0 if followed else run.color if run is not None else None
@@ -171,11 +173,11 @@ class RunsSidebar(Vertical):
             mark = "…"
         else:
             mark = "●" if run is not None else "○"
-        prompt = Text.assemble((f"{mark} ", colour or "dim"), (entry.run_id, colour))
+        head = Text.assemble((f"{mark} ", colour or "dim"), (entry.run_id, colour))
         facts = [t("ui.runs_sidebar.followed") if followed else "", t(f"status.{entry.status}"), entry.task]
         facts += [f"#{tag}" for tag in entry.tags]
-        prompt.append("\n  " + " · ".join(f for f in facts if f), style="dim")
-        return prompt
+        line = Text(" · ".join(f for f in facts if f), style="dim")
+        return Group(head, Padding(line, (0, 0, 0, 2)))  # the facts wrap under themselves
 
     def show_entries(self) -> None:
         """Rebuild the list from the entries, the filter and the overlay state (highlight kept)."""

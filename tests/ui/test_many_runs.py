@@ -230,3 +230,21 @@ def test_snapshot_four_runs_with_a_pinned_baseline(make_app, snap_compare) -> No
         await pilot.pause(0.1)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+async def test_a_run_without_batch_size_is_left_out_when_aligned_by_samples(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open(app, pilot)
+        handle = app.store.create("nobatch", {"task": "custom"}, run_id="20260103-000001-nobatch-0001")
+        for step in range(1, 11):
+            handle.writer.sample(0, step, {"loss": 1.0}, float(step))
+        handle.emit(RunFinished(step=10))
+        handle.close()
+        _sidebar(screen).toggle("20260103-000001-nobatch-0001")
+        await wait_for(pilot, lambda: len(_labels(screen)) == 2)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: screen.x_axis == "samples" and len(_labels(screen)) == 1)
+        assert any("no batch size" in n.message for n in app._notifications)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: len(_labels(screen)) == 2)  # back on steps, drawn again

@@ -117,3 +117,16 @@ def test_list_entries_reads_task_and_tags_from_the_stored_config(tmp_path: Path)
         and entries["20260101-000003-c-0003"].status == "finished"
     )
     assert [e.run_id for e in entries.values() if matches(e, "tag:sweep")] == ["20260101-000001-a-0001"]
+
+
+def test_a_training_configs_tags_reach_run_yaml_as_the_sidebar_reads_them() -> None:
+    from workbench.config.training import TrainingConfig
+
+    cfg = TrainingConfig.model_validate(
+        {"task": "custom", "entry": "pkg.mod:build", "tags": ["sweep", "a100"]}
+    )
+    dumped = cfg.model_dump(mode="json")  # what the run store writes as run.yaml's config
+    assert dumped["tags"] == ["sweep", "a100"]
+    entry = RunEntry("r", "n", "finished", dumped["task"], tuple(dumped["tags"]))
+    assert matches(entry, "tag:a100")
+    assert TrainingConfig.model_validate({"task": "custom", "entry": "pkg.mod:build"}).tags == []

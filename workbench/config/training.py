@@ -174,6 +174,8 @@ class TrainingConfig(_Strict):
     ``text_recognition``, ``custom``…"""
     name: str | None = None
     """Run name shown in the run list (default: the config file's stem)."""
+    tags: list[str] = Field(default_factory=list)
+    """Free labels kept in ``run.yaml`` (``[sweep, lr-0.1]``): the monitor's runs sidebar filters on them."""
     entry: str | None = None
     """``package.module:build`` for ``task: custom``; ``build(cfg)`` returns model, optimizer, data, loss."""
     data: DataSection | None = None
