@@ -160,3 +160,24 @@ def test_snapshot_system_pane_with_gpus(snap_compare, make_app, tmp_path: Path) 
         await pilot.pause(0.3)
 
     assert snap_compare(app, run_before=open_gpu_run, terminal_size=(120, 40))
+
+
+async def test_grid_draws_the_system_charts_with_gpu_titles(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from workbench.screens.widgets.chart_grid import ChartGrid
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_in_monitor(GpuJob(tmp_path / "gpu", gpus=1))
+        await wait_for(pilot, lambda: app.screen.query_one(ChartGrid))
+        await pilot.press("g")
+        grid = app.screen.query_one(ChartGrid)
+        await wait_for(pilot, lambda: "sys/gpu0/util" in grid.charts)
+        assert list(grid.charts)[-6:] == [
+            "sys/cpu_percent", "sys/rss_mb", "sys/gpu0/util", "sys/gpu0/mem_used_mb", "sys/gpu0/temp_c",
+            "sys/gpu0/power_w",
+        ]  # fmt: skip
+        grid.enlarge("sys/gpu0/mem_used_mb")  # drawn now, whatever was on screen before
+        chart = grid.charts["sys/gpu0/mem_used_mb"]
+        await wait_for(pilot, lambda: not chart.stale)
+        assert str(chart.border_title).startswith("GPU 0 memory used / total (MiB)  61234")
+        assert chart.group.names == ("sys/gpu0/mem_used_mb", "sys/gpu0/mem_total_mb")
