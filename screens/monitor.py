@@ -245,7 +245,7 @@ class MonitorScreen(WorkbenchScreen):
         if controls != self._controls_for:
             self._controls_for = controls
             self.refresh_bindings()  # s / p / c only while the run can take them
-        data = (job.metrics.samples, len(job.lifecycle), job.paused)
+        data = (job.metrics.samples, len(job.lifecycle), job.paused, self.query_one(RunsSidebar).samples())
         view = (
             self.metric_index, self.x_axis, self.query_one(RunsSidebar).generation,
             self.app.theme, self.size, self.grid_mode, self._compare_metric(),

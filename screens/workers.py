@@ -139,6 +139,8 @@ class OverlayLoaded(WorkerResult):
     run_id: str = ""
     metrics: MetricStore | None = None
     config: Mapping[str, Any] | None = None
+    job: Job | None = None
+    """The attached run that keeps ``metrics`` growing while the overlaid run is still written."""
     kind: str = field(default="overlay", kw_only=True)
 
 

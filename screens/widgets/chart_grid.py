@@ -226,6 +226,7 @@ class ChartGrid(VerticalScroll):
             chart = self.charts[name]
             series = [store.series(name) for name in chart.group.names]
             key = tuple(len(s) if s is not None else 0 for s in series)
+            key += tuple(len(o.store.series(chart.group.names[0]) or ()) for o in source.overlays)
             if key == chart.data_key and not chart.stale:
                 continue
             if name not in visible:

@@ -37,6 +37,7 @@ from workbench.screens.workers import CompareRunsListed, OverlayLoaded
 
 if TYPE_CHECKING:
     from workbench.metric_store import MetricStore
+    from workbench.runner import Job
     from workbench.screens.app import WorkbenchApp
 
 MAX_RUNS = 8
@@ -46,12 +47,14 @@ and a legend and table that still read at 120 columns."""
 
 @dataclass(frozen=True)
 class OverlayRun:
-    """An overlaid run as read from disk, and its colour slot (``run-<color>`` in the theme)."""
+    """An overlaid run, followed from disk (a live one keeps growing, a linked kit log is parsed like
+    any attached run), and its colour slot (``run-<color>`` in the theme)."""
 
     run_id: str
     metrics: MetricStore
     config: Mapping[str, Any]
     color: int
+    job: Job | None = None
 
 
 class FilterInput(Input):
@@ -222,6 +225,8 @@ class RunsSidebar(Vertical):
         for run_id in self._loading:
             self.wb.requests.new(f"overlay:{run_id}")
         self._loading.clear()
+        for run in self.overlays.values():
+            _stop_following(run)
         self.overlays.clear()
         self.baseline = None
         self._changed()
@@ -232,7 +237,9 @@ class RunsSidebar(Vertical):
             self.notify(t("ui.overlay.followed"))
             return True
         if run_id in self.overlays or run_id in self._loading:
-            self.overlays.pop(run_id, None)
+            removed = self.overlays.pop(run_id, None)
+            if removed is not None:
+                _stop_following(removed)
             if run_id in self._loading:
                 self._loading.discard(run_id)
                 self.wb.requests.new(f"overlay:{run_id}")  # its answer, when it comes, is dropped
@@ -263,15 +270,16 @@ class RunsSidebar(Vertical):
 
     @work(thread=True, exit_on_error=False, group="overlay", description="worker.overlay")
     def _load(self, run_id: str, request: int) -> None:
-        from workbench.runs import read_run
+        from workbench.runner import attach
 
         run_dir = self.wb.store.resolve(run_id)
-        record = read_run(run_dir) if run_dir is not None else None
+        job = attach(run_dir) if run_dir is not None else None  # reads what is there, follows the rest
         self.post_message(
             OverlayLoaded(
                 run_id=run_id,
-                metrics=record.metrics if record is not None else None,
-                config=record.config if record is not None else None,
+                metrics=job.metrics if job is not None else None,
+                config=job.config if job is not None else None,
+                job=job,
                 request=request,
                 kind=f"overlay:{run_id}",
             )
@@ -280,13 +288,15 @@ class RunsSidebar(Vertical):
     @on(OverlayLoaded)
     def _loaded(self, message: OverlayLoaded) -> None:
         if not self.wb.requests.is_current(message):
+            if message.job is not None:
+                message.job.cancel()  # unticked (or cleared) while it loaded: stop following it
             return
         self._loading.discard(message.run_id)
         if message.metrics is not None:
             used = {run.color for run in self.overlays.values()}
             slot = next(i for i in range(1, MAX_RUNS) if i not in used)
             self.overlays[message.run_id] = OverlayRun(
-                message.run_id, message.metrics, message.config or {}, slot
+                message.run_id, message.metrics, message.config or {}, slot, message.job
             )
         elif self.baseline == message.run_id:
             self.baseline = None
@@ -298,6 +308,20 @@ class RunsSidebar(Vertical):
             self.show_entries()
         self.post_message(self.Changed())
 
+    def samples(self) -> int:
+        """Samples of every overlaid run so far (a live one grows: part of the monitor's redraw key)."""
+        return sum(run.metrics.samples for run in self.overlays.values())
+
+    def on_unmount(self) -> None:
+        for run in self.overlays.values():
+            _stop_following(run)
+
     @on(Worker.StateChanged)
     def _forward_worker_failure(self, event: Worker.StateChanged) -> None:
         self.wb.report_worker_error(event)  # widgets' workers report where the screens' do
+
+
+def _stop_following(run: OverlayRun) -> None:
+    """An overlay taken away: its attached run stops following the files (nothing else is touched)."""
+    if run.job is not None and not run.job.done:
+        run.job.cancel()

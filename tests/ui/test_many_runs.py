@@ -248,3 +248,50 @@ async def test_a_run_without_batch_size_is_left_out_when_aligned_by_samples(make
         assert any("no batch size" in n.message for n in app._notifications)
         await pilot.press("x")
         await wait_for(pilot, lambda: len(_labels(screen)) == 2)  # back on steps, drawn again
+
+
+async def test_an_overlaid_live_run_keeps_growing_and_stops_being_followed_when_removed(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open(app, pilot)
+        run_id = "20260104-000001-live-0001"
+        handle = app.store.create("live", {"train": {"batch_size": 8}}, run_id=run_id)
+        handle.emit(RunStarted(run_id=run_id, name="live"))
+        for step in range(1, 11):
+            handle.writer.sample(0, step, {"loss": 1.0 / step}, float(step))
+        handle.writer.flush()
+        sidebar = _sidebar(screen)
+        sidebar.toggle(run_id)
+        plot = screen.query_one("#monitor-plot", BraillePlot)
+
+        def drawn_to(step: int) -> bool:
+            live = [s for s in plot._series if s.label == run_id]
+            return bool(live) and float(live[0].x[-1]) == step
+
+        await wait_for(pilot, lambda: drawn_to(10))
+        for step in range(11, 31):  # the other process trains on
+            handle.writer.sample(0, step, {"loss": 1.0 / step}, float(step))
+        handle.writer.flush()
+        await wait_for(pilot, lambda: drawn_to(30))
+        job = sidebar.overlays[run_id].job
+        assert job is not None and not job.done
+        sidebar.toggle(run_id)  # taken away: no longer followed
+        await wait_for(pilot, lambda: run_id not in sidebar.overlays and not job._thread.is_alive())
+        handle.emit(RunFinished(step=30))
+        handle.close()
+
+
+async def test_a_kits_linked_log_can_be_overlaid(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from workbench.attach.link import link_log
+
+    log = Path(__file__).resolve().parent.parent / "fixtures" / "kit_logs" / "paddleocr_train.log"
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open(app, pilot)
+        run_dir = link_log(app.store, log)  # a run the workbench did not write: no events.jsonl
+        _sidebar(screen).toggle(run_dir.name)
+        await wait_for(pilot, lambda: any(s.label == run_dir.name and len(s.x) for s in _series(screen)))
+
+
+def _series(screen: MonitorScreen):  # type: ignore[no-untyped-def]
+    return screen.query_one("#monitor-plot", BraillePlot)._series
