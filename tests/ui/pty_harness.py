@@ -20,8 +20,12 @@ def run_in_pty(
     size: tuple[int, int] = (120, 40),
     timeout: float = 60.0,
     on_output: Callable[[bytes, Callable[[bytes], None]], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> tuple[int | None, bytes]:
-    """Start ``argv`` with a pty as its terminal; return (exit code or None on timeout, all output)."""
+    """Start ``argv`` with a pty as its terminal; return (exit code or None on timeout, all output).
+
+    ``on_output(all output so far, send)`` runs on every chunk; ``on_start(pid)`` once, at start.
+    """
     master, slave = os.openpty()
     cols, rows = size
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
@@ -29,6 +33,8 @@ def run_in_pty(
         list(argv), stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd, start_new_session=True
     )
     os.close(slave)
+    if on_start is not None:
+        on_start(proc.pid)
     output = bytearray()
 
     def send(data: bytes) -> None:

@@ -1,0 +1,108 @@
+"""SIGTERM and SIGHUP sent to the real TUI on a real terminal, while a Paddle run trains in it.
+
+The Pilot test (tests/ui/test_app.py) calls the app's handler directly; this one goes through what only
+a real process has: the handlers installed by ``run_tui``, re-installed after ``import paddle`` replaced
+SIGTERM's with glog's (docs/paddle-notes.md, "Signals"), and the exit status a shell sees. Keys are sent
+only after the screen shows what they are for; every wait is bounded by the harness's timeout.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.ui.pty_harness import run_in_pty
+from workbench.datasets import generate_cls_demo
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(importlib.util.find_spec("paddle") is None, reason="Paddle is not installed"),
+]
+
+CONFIG = """\
+task: image_classification
+data: {{dir: {data}, format: cls}}
+model: {{name: small_cnn, width: 4}}
+train: {{steps: 100000, batch_size: 8, lr: 0.01, seed: 3, device: cpu}}
+eval: {{every: 100000}}
+checkpoint: {{every: 100000, keep: 1}}
+export: {{enabled: false}}
+"""
+
+
+def _steps_written(workspace: Path) -> int:
+    """The highest step any run of the workspace has written to its events so far."""
+    best = 0
+    for events in (workspace / "runs").glob("*/events.jsonl"):
+        for line in events.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                best = max(best, int(json.loads(line).get("step") or 0))
+            except (ValueError, AttributeError):
+                continue
+    return best
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_signal_stops_the_tuis_run_after_its_step_and_exits_128_plus_n(tmp_path: Path, signum: int) -> None:
+    generate_cls_demo(tmp_path / "cls", n_train=32, n_val=8, seed=2)
+    config = tmp_path / "long.yaml"
+    config.write_text(CONFIG.format(data=tmp_path / "cls"))
+    workspace = tmp_path / "ws"
+    env = dict(os.environ, TERM="xterm-256color", HOME=str(tmp_path / "home"), PADDLE_WORKBENCH_LANG="en")
+    env.pop("PADDLE_WORKBENCH_INJECT", None)
+    phase: list[str] = ["start"]
+    typed_at: list[float] = [0, 0.0]
+    sent_at: list[int] = []
+
+    def on_output(output: bytes, send) -> None:  # type: ignore[no-untyped-def]
+        if phase[0] == "start" and b"Train config" in output:  # the runs screen's footer
+            send(b"t")
+            phase[0] = "dialog"
+        elif phase[0] == "dialog" and b"Train from a config" in output:
+            typed_at[:] = [len(output), time.monotonic()]
+            send(b"\x01\x0b" + str(config).encode())  # ctrl+a, ctrl+k: replace the suggested sample
+            phase[0] = "typed"
+        elif phase[0] == "typed" and b"long.yaml" in output[typed_at[0] :]:  # the path is in the field
+            send(b"\r")
+            typed_at[1] = time.monotonic()
+            phase[0] = "submitted"
+        elif phase[0] == "submitted" and (workspace / "runs").is_dir():
+            phase[0] = "training"
+        elif phase[0] == "submitted" and time.monotonic() - typed_at[1] > 5:
+            phase[0] = "dialog"  # a key of the burst was lost (the field kept part of the old path): again
+        elif phase[0] == "typed" and time.monotonic() - typed_at[1] > 3:
+            # Keys that arrive in the frame the dialog appears in, before its field has focus, are
+            # lost (a person cannot type that fast): type the path again.
+            phase[0] = "dialog"
+        elif phase[0] == "training" and _steps_written(workspace) >= 3 and re.search(rb"Paddle \d", output):
+            # Steps are being written and the header says Paddle has loaded: glog's SIGTERM handler
+            # is in, and the app's has been put back over it.
+            sent_at.append(_steps_written(workspace))
+            os.kill(pid[0], signum)
+            phase[0] = "signalled"
+
+    pid: list[int] = []
+    code, output = run_in_pty(
+        [sys.executable, "-m", "workbench", "--workspace", str(workspace)],
+        env=env,
+        cwd=str(tmp_path),
+        size=(240, 40),  # the header keeps the Paddle version beside the long tmp workspace path
+        timeout=240,
+        on_output=on_output,
+        on_start=pid.append,
+    )
+    assert phase[0] == "signalled", f"stuck at {phase[0]}: {output[-2000:]!r}"
+    assert code == 128 + signum
+    (run_dir,) = (workspace / "runs").iterdir()
+    state = json.loads((run_dir / "state.json").read_text())
+    assert state["status"] == "cancelled"
+    assert _steps_written(workspace) >= sent_at[0]  # it went on to finish the step it was in
+    assert list(run_dir.glob("checkpoints/*")), "no checkpoint written at the stop"
