@@ -30,6 +30,7 @@ import yaml
 
 from workbench.events import TERMINAL_TYPES, AlertRaised, Event, RunFailed, RunStarted
 from workbench.i18n import t
+from workbench.runner.system_sampler import is_system_metric
 from workbench.runs import atomic_write_text
 
 if TYPE_CHECKING:
@@ -278,7 +279,10 @@ def build_overview(
         duration = max(0.0, end - started) if end is not None else None
     failure = next((e for e in reversed(events) if isinstance(e, RunFailed)), None)
     train = _mapping(config.get("train"))
-    latest = metrics.latest() if metrics is not None else {}
+    # The machine's samples (sys/*) have the system pane; the summary keeps the run's own metrics.
+    latest = {
+        k: v for k, v in (metrics.latest() if metrics is not None else {}).items() if not is_system_metric(k)
+    }
     if last_step is None and metrics is not None:
         last_step = metrics.last_step.get(0)
     steps = _int(train.get("steps"))

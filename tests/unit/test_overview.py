@@ -148,6 +148,7 @@ def test_overview_of_a_live_run_and_of_a_gpu_build(tmp_path: Path) -> None:
     metrics = MetricStore()
     metrics.record(0, 5, {"loss": 1.0, "eval/error": 0.3}, 10.0)
     metrics.record(0, 10, {"loss": float("nan"), "eval/error": 0.2}, 20.0)
+    metrics.record_system(10, {"sys/cpu_percent": 42.0})
     overview = build_overview(
         run_id="r",
         name="r",
@@ -163,6 +164,7 @@ def test_overview_of_a_live_run_and_of_a_gpu_build(tmp_path: Path) -> None:
     assert overview.summary.best_eval[0].value == 0.2  # an error rate: lower is better
     assert overview.environment.paddle_version is None and overview.environment.code is None
     assert overview.to_dict()["summary"]["latest"]["loss"] == "nan"
+    assert "sys/cpu_percent" not in overview.summary.latest  # the system pane's, not the summary's
     gpu = environment_section(
         {"paddle": {"version": "3.3.1", "cuda": "12.6", "cudnn": "9.5.1", "compiled_with_cuda": True}}
     )
