@@ -48,6 +48,7 @@ bench: setup-test
 	$(BIN)/python benchmarks/metrics.py
 	$(BIN)/python benchmarks/monitor_overhead.py
 	$(BIN)/python benchmarks/system_sampler.py
+	$(BIN)/python benchmarks/grid_ui_cpu.py
 	$(BIN)/python benchmarks/terminal_bandwidth.py
 	$(BIN)/python benchmarks/diagnose.py
 	$(BIN)/python benchmarks/serve_pool.py

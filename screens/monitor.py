@@ -301,7 +301,7 @@ class MonitorScreen(WorkbenchScreen):
             title.append(t("ui.monitor.step", step=last if last is not None else "—"))
         label = "ui.monitor.x_samples_label" if self.x_axis == "samples" else "ui.monitor.x_steps_label"
         title.append("   " + t(label), style="dim")
-        self.query_one("#monitor-title", Static).update(title)
+        self.query_one("#monitor-title", Static).update(title, layout=False)  # one row: no reflow per tick
 
     def _x(self, steps: npt.NDArray[np.int64], config: Mapping[str, Any]) -> npt.NDArray[np.float64]:
         """The followed run's steps on the x axis (``x`` is offered for samples only with a batch size)."""
@@ -372,14 +372,16 @@ class MonitorScreen(WorkbenchScreen):
             if name.startswith("sys/"):
                 continue  # the system pane (y) shows them
             table.add_row(Text(name, style="bold" if name == current else ""), format_value(value))
-        self.query_one("#monitor-values", Static).update(table)
+        if not self.grid_mode:  # hidden under the grid, and an update reflows the whole screen
+            self.query_one("#monitor-values", Static).update(table)
         lines = []
         for event in job.lifecycle[-8:]:
             if isinstance(event, CheckpointSaved):
                 lines.append(t("ui.monitor.event.checkpoint", step=event.step))
             elif isinstance(event, AlertRaised):
                 lines.append(t("ui.monitor.event.alert", kind=event.kind, message=event.message))
-        self.query_one("#monitor-events", Static).update("\n".join(lines))
+        if not self.grid_mode or self.query_one("#monitor-side").display:
+            self.query_one("#monitor-events", Static).update("\n".join(lines))
         ranks = self._render_ranks(job)
         compared = self._render_compare(job)
         self.query_one("#monitor-values").display = not self.grid_mode

@@ -80,6 +80,24 @@ class MetricSeries:
         self._cache, self._cache_len = (steps, values), n
         return self._cache
 
+    def since(self, start: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+        """Copies of the points from index ``start`` on: only the chunks that hold them are read, so a
+        reader that follows the series pays for the new points, not for the history."""
+        n = self._len
+        start = min(max(start, 0), n)
+        if start == n:
+            return np.empty(0, np.int64), np.empty(0, np.float64)
+        first, last = start // self.CHUNK, (n - 1) // self.CHUNK
+        chunks = self._chunks[first : last + 1]
+        offset, stop = start - first * self.CHUNK, n - first * self.CHUNK
+        steps = np.concatenate([c[0] for c in chunks])[offset:stop]
+        values = np.concatenate([c[1] for c in chunks])[offset:stop]
+        return steps, values
+
+    def step_at(self, index: int) -> int:
+        """The step of point ``index`` (0 ≤ index < len)."""
+        return int(self._chunks[index // self.CHUNK][0][index % self.CHUNK])
+
     def nbytes(self) -> int:
         return sum(s.nbytes + v.nbytes for s, v in self._chunks)
 

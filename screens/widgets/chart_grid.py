@@ -6,7 +6,11 @@ its own, then the system series (``sys/*``, :mod:`workbench.runner.system_sample
 and per GPU its utilisation, memory used with total, temperature and power. :class:`ChartGrid` lays them out two to four to a row (by width; three at 120 columns, so 12 fit on screen),
 scrolls with the keys, and can enlarge one chart to the whole area and back. A chart redraws only when
 its own series grew and only while it is visible: a chart scrolled out of view is marked stale and drawn
-when it comes back. Each chart's title carries its latest value; the plot has 4 labelled y ticks.
+when it comes back. While a run streams, the focused (or enlarged) chart is redrawn at most once a second
+and the others every 4 s, from envelopes fed with the new points only (``workbench.metric_envelope``):
+the UI thread's CPU budget, measured by ``benchmarks/grid_ui_cpu.py``. Each chart's title carries its
+latest value, the bottom border the legend of a chart with two series or more; the plot has 4 labelled
+y ticks and 3–5 round x ticks (``1.2k``, ``3.4M``).
 
 Reading curves (:class:`CurveView`): EMA smoothing with the raw curve kept faint beside it (weights
 :data:`SMOOTHING_STEPS`), log-scale y, and a window of the last N steps (:data:`WINDOW_STEPS`) or the whole
@@ -15,25 +19,39 @@ run.
 
 from __future__ import annotations
 
+import time
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from rich.style import Style
+from rich.text import Text
 from textual.containers import Grid, VerticalScroll
 
 from workbench.i18n import t
-from workbench.metric_store import MetricStore
+from workbench.metric_envelope import Envelope, SmoothedEnvelope, ema_carry
+from workbench.metric_store import MetricSeries, MetricStore
 from workbench.runner.system_sampler import gpu_indices
 from workbench.screens.formatting import format_value
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 
+Floats = npt.NDArray[np.float64]
+
 STEP_TIME = ("data_wait_ms", "compute_ms", "step_ms")
 THROUGHPUT = ("samples_per_s", "tokens_per_s")
 Y_TICKS = 4
+X_TICKS = 5
+"""At most this many round x values are labelled (3 at the least where the range has them)."""
 MAX_DRAWS_PER_PASS = 3
-"""Charts redrawn per pass at most: the monitor passes every tick (0.5 s), so a grid of twelve streaming
-charts is fully fresh every 2 s while no single tick pays for twelve (UI lag)."""
+"""Charts redrawn per pass at most: the monitor passes every tick (0.5 s), so no single tick pays for
+twelve charts (UI lag); :data:`CHART_INTERVAL_S` sets how fresh each one is kept."""
+CHART_INTERVAL_S = 4.0
+"""A chart that is neither focused nor enlarged is redrawn at most this often while data streams in."""
+FOCUSED_INTERVAL_S = 1.0
+"""The focused (or enlarged) chart, the one being read, at most this often."""
 CHART_HEIGHT = 8
 """Rows per chart in the grid (the ``Chart`` CSS height): a border, 4 plot rows, the axis and its ticks."""
 WIDE, WIDER = 96, 180
@@ -99,11 +117,40 @@ class Chart(BraillePlot):
         super().__init__(classes="chart")
         self.group = group
         self.y_ticks = Y_TICKS
+        self.x_ticks = X_TICKS
+        self.legend = False  # in the bottom border, and only where a chart has two series or more
         self.data_key: tuple[int, ...] = ()
         self.stale = True
+        self.drawn_at = float("-inf")
+        self._title = ""
+        self._legend_for: tuple[tuple[str, str], ...] = ()
 
     def set_title(self, text: str) -> None:
-        self.border_title = text
+        if text != self._title:  # setting a border title repaints the chart even when it is the same
+            self._title = text
+            self.border_title = text
+
+    def set_series(self, series: list[PlotSeries]) -> None:
+        super().set_series(series)
+        named = tuple((s.label, s.color) for s in series if s.label and len(s.y))
+        if named != self._legend_for:
+            self._legend_for = named
+            legend = Text()
+            if len(named) > 1:
+                labels = [label for label, _ in named]
+                unit = common_unit(labels)  # data_wait_ms, compute_ms → data_wait, compute: it fits
+                for index, (label, color) in enumerate(named):
+                    legend.append(" ● " if index else "● ", style=Style.parse(color))
+                    legend.append(label[: len(label) - len(unit)])
+            self.border_subtitle = legend if legend else None
+
+
+def common_unit(labels: Sequence[str]) -> str:
+    """The ``_unit`` suffix every label shares (``_ms``, ``_mib``), or "" — a legend can drop it."""
+    suffixes = {label.rsplit("_", 1)[-1] for label in labels if "_" in label}
+    if len(suffixes) != 1 or not all("_" in label for label in labels):
+        return ""
+    return "_" + suffixes.pop()
 
 
 @dataclass(frozen=True)
@@ -124,7 +171,8 @@ class GridSource:
     overlaid runs, and ``generation``, which changes whenever they (or their alignment) change."""
 
     store: MetricStore
-    x: Callable[[npt.NDArray[np.int64]], npt.NDArray[np.float64]]
+    x: Callable[[npt.NDArray[Any]], npt.NDArray[np.float64]]
+    """Steps (integer, or the float steps of an envelope's buckets) to x values."""
     color: Callable[[int], str]
     overlays: Sequence[GridOverlay] = ()
     generation: int = 0
@@ -148,10 +196,13 @@ class ChartGrid(VerticalScroll):
         self.enlarged: str | None = None
         self.view = CurveView()
         self.max_draws = MAX_DRAWS_PER_PASS
+        self.clock: Callable[[], float] = time.monotonic
+        """Where redraw intervals are read from (tests pass their own)."""
         self._turn = 0
         self.redraws = 0
         """How many chart redraws happened (tests and the benchmark read it)."""
         self._source: GridSource | None = None
+        self._envelopes: dict[tuple[str, float | None], tuple[MetricSeries, Envelope]] = {}
         self._generation = 0
 
     def compose(self):  # type: ignore[no-untyped-def]
@@ -170,6 +221,7 @@ class ChartGrid(VerticalScroll):
         for chart in self.charts.values():
             chart.remove()
         self.charts.clear()
+        self._envelopes.clear()  # another run: its series are other objects
         self.enlarged = None
         self.remove_class("-enlarged")
 
@@ -219,6 +271,7 @@ class ChartGrid(VerticalScroll):
             return
         store = source.store
         visible = self.visible_keys()
+        now = self.clock()
         names = list(self.charts)
         start = self._turn % max(1, len(names))
         drawn = 0
@@ -232,6 +285,8 @@ class ChartGrid(VerticalScroll):
             if name not in visible:
                 chart.stale = True
                 continue
+            if not all_now and not chart.stale and now - chart.drawn_at < self._interval(chart):
+                continue  # drawn recently enough: the others' turn (the UI thread's CPU budget)
             if drawn >= self.max_draws and not all_now:
                 self._turn = names.index(name)  # the next pass starts here
                 return
@@ -241,12 +296,11 @@ class ChartGrid(VerticalScroll):
             for index, (name, s) in enumerate(zip(chart.group.names, series, strict=True)):
                 if s is None or not len(s):
                     continue
-                steps, values = s.arrays()
-                x, y = apply_view(source.x(steps), values, view)
                 color = source.color(index)
-                if view.smoothing > 0:
+                x, y, smooth = self._curves(name, s, source)
+                if smooth is not None:
                     plotted.append(PlotSeries("", x, y, f"{color} dim"))  # the raw curve, faint, no legend
-                    y = ema(y, view.smoothing)
+                    x, y = smooth
                 plotted.append(PlotSeries(name, x, y, color))
             plotted += overlay_series(source.overlays, chart.group.names[0], view)
             chart.y_log = view.log_y
@@ -262,11 +316,51 @@ class ChartGrid(VerticalScroll):
             )
             chart.set_title(f"{title}  {value}")
             chart.set_series(plotted)
-            chart.data_key, chart.stale = key, False
+            chart.data_key, chart.stale, chart.drawn_at = key, False, now
             self.redraws += 1
+
+    def _interval(self, chart: Chart) -> float:
+        """Seconds a chart waits between redraws: the one being read is fresher than the rest."""
+        if self.enlarged == chart.group.key or (self.is_attached and self.screen.focused is chart):
+            return FOCUSED_INTERVAL_S
+        return CHART_INTERVAL_S
+
+    def _curves(
+        self, name: str, series: MetricSeries, source: GridSource
+    ) -> tuple[Floats, Floats, tuple[Floats, Floats] | None]:
+        """What to draw of one series under the current view: ``(x, y, smoothed or None)``.
+
+        The whole run comes from the series' :class:`Envelope` (and its EMA's), fed with the points
+        that arrived since the last redraw, so a redraw costs the same at step 100 and at step 10
+        million. A window of the last N steps reads only the chunks that hold it."""
+        view = self.view
+        if view.window is not None:
+            steps, values = _window(series, source, view.window)
+            x = source.x(steps)
+            return x, values, ((x, ema(values, view.smoothing)) if view.smoothing > 0 else None)
+        ex, ey = self._envelope(name, series, None).points()
+        if view.smoothing <= 0:
+            return source.x(ex), ey, None
+        sx, sy = self._envelope(name, series, view.smoothing).points()
+        return source.x(ex), ey, (source.x(sx), sy)
+
+    def _envelope(self, name: str, series: MetricSeries, weight: float | None) -> Envelope:
+        """The envelope of ``name`` (its EMA's with ``weight``), brought up to date."""
+        key = (name, weight)
+        entry = self._envelopes.get(key)
+        if entry is None or entry[0] is not series or entry[1].count > len(series):
+            entry = (series, Envelope() if weight is None else SmoothedEnvelope(weight))
+            self._envelopes[key] = entry
+        envelope = entry[1]
+        if envelope.count < len(series):
+            steps, values = series.since(envelope.count)
+            envelope.extend(steps, values)
+        return envelope
 
     def set_view(self, view: CurveView) -> None:
         """Smoothing, log scale or window changed: every chart is redrawn (the visible ones now)."""
+        if view.smoothing != self.view.smoothing:  # the old weight's smoothed envelopes are done with
+            self._envelopes = {k: v for k, v in self._envelopes.items() if k[1] is None}
         self.view = view
         for chart in self.charts.values():
             chart.stale = True
@@ -301,29 +395,25 @@ class CurveView:
 
 
 def ema(values: npt.NDArray[np.float64], weight: float) -> npt.NDArray[np.float64]:
-    """Exponential moving average, debiased like TensorBoard's (the first points are not pulled to 0).
+    """Exponential moving average, debiased like TensorBoard's (the first points are not pulled to 0)."""
+    return ema_carry(np.asarray(values, dtype=np.float64), weight)[0]
 
-    Vectorised in blocks: within a block the recurrence is a weighted cumulative sum whose powers stay
-    in range, and the carried value links the blocks, so the cost is flat numpy work per point.
-    """
-    y = np.asarray(values, dtype=np.float64)
-    out = np.empty_like(y)
-    if not len(y) or weight <= 0:
-        return y.copy()
-    block = max(1, min(len(y), int(200 / max(1e-9, -np.log10(weight))) if weight < 1 else 1))
-    carry_num, carry_den = 0.0, 0.0
-    for start in range(0, len(y), block):
-        chunk = y[start : start + block]
-        k = np.arange(len(chunk), dtype=np.float64)
-        decay = weight ** (k + 1)  # weight^(i+1) applied to the carried sums
-        scale = weight**-k  # w^-k, bounded within a block
-        num = np.cumsum(np.where(np.isfinite(chunk), chunk, 0.0) * scale) * (1 - weight) * weight**k
-        den = np.cumsum(scale) * (1 - weight) * weight**k
-        num += carry_num * decay
-        den += carry_den * decay
-        out[start : start + block] = num / den
-        carry_num, carry_den = float(num[-1]), float(den[-1])
-    return out
+
+def _window(
+    series: MetricSeries, source: GridSource, window: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """The points whose x lies within ``window`` of the last one, found by bisecting the (ascending)
+    steps, so only the chunks that hold them are copied."""
+    n = len(series)
+
+    def x_at(index: int) -> float:
+        return float(source.x(np.array([series.step_at(index)], dtype=np.int64))[0])
+
+    cutoff = x_at(n - 1) - window
+    start = bisect_left(range(n), cutoff, key=x_at)
+    steps, values = series.since(start)
+    keep = source.x(steps) >= cutoff  # steps that went back (a resumed run) stay out, as before
+    return (steps, values) if keep.all() else (steps[keep], values[keep])
 
 
 def overlay_series(overlays: Sequence[GridOverlay], name: str, view: CurveView) -> list[PlotSeries]:

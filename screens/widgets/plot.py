@@ -3,18 +3,27 @@
 Each terminal cell holds a 2×4 braille dot matrix. Series are min/max-decimated to the plot's dot
 columns (``workbench.metric_store.decimate_minmax``), rasterised with vectorised numpy (every column gets
 the vertical span between consecutive points, so spikes and steep drops stay visible), and turned into
-one Rich ``Text`` per row. Rendering happens only when data or size changed (a dirty flag).
+one Rich ``Text`` per row. Rendering happens only when data or size changed (a dirty flag), and the rows
+go to the screen as ready-made strips (the line API), so a redraw pays for no markup or wrapping pass.
+
+Two axis styles: the default (the monitor's one-metric plot) labels the first and last x beside the
+legend; ``x_ticks`` of 3 or more (the chart grid) puts 3–5 round x values under tick marks on the axis,
+with short labels (``1.2k``, ``3.4M``), and leaves the legend to the caller (:attr:`BraillePlot.legend`).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 from rich.cells import cell_len
+from rich.console import Console
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.strip import Strip
 from textual.widget import Widget
 
 from workbench.metric_store import decimate_minmax
@@ -43,6 +52,70 @@ def _format_tick(value: float) -> str:
     if magnitude >= 1e4 or magnitude < 1e-3:
         return f"{value:.2e}"
     return f"{value:.4g}"
+
+
+_SI = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+
+
+def short_number(value: float, digits: int = 3) -> str:
+    """A short label: SI suffixes from a thousand up (``1.2k``, ``3.4M``), ``digits`` significant
+    digits, a compact exponent below 0.001 (``1.5e-5``)."""
+    if value == 0 or not math.isfinite(value):
+        return "0" if value == 0 else str(value)
+    magnitude = abs(value)
+    for scale, suffix in _SI:
+        if magnitude >= scale * 0.9995:
+            text = f"{value / scale:.{digits}g}"
+            return (text if "e" not in text else f"{value / scale:.0f}") + suffix
+    if magnitude < 1e-3:
+        mantissa, exponent = f"{value:.{max(0, digits - 2)}e}".split("e")
+        return f"{mantissa}e{int(exponent)}"
+    return f"{value:.{digits}g}"
+
+
+def short_labels(values: list[float]) -> list[str]:
+    """Short labels for ``values``, with as few digits as keep neighbouring labels apart (3 to 8)."""
+    labels = [short_number(v) for v in values]
+    for digits in range(4, 9):
+        if len(set(labels)) == len(set(values)):
+            break
+        labels = [short_number(v, digits) for v in values]
+    return labels
+
+
+def nice_ticks(x0: float, x1: float, most: int = 5) -> list[float]:
+    """Round values (1, 2, 2.5 or 5 × 10^k apart) inside ``[x0, x1]``: the most that do not pass
+    ``most``, at least 3 where the range allows."""
+    span = x1 - x0
+    if not (span > 0 and math.isfinite(span)):
+        return [x0]
+    base = 10.0 ** math.floor(math.log10(span / most))
+    for factor in (1.0, 2.0, 2.5, 5.0, 10.0, 20.0, 25.0, 50.0):
+        step = base * factor
+        first = math.ceil(x0 / step - 1e-9)
+        ticks = [k * step for k in range(first, math.floor(x1 / step + 1e-9) + 1)]
+        if len(ticks) <= most:
+            return ticks if len(ticks) >= 3 else [x0, (x0 + x1) / 2, x1]
+    return [x0, (x0 + x1) / 2, x1]
+
+
+def place_ticks(ticks: list[float], x0: float, x1: float, plot_w: int) -> list[tuple[int, int, str]]:
+    """``(tick cell, label start, label)`` for ``ticks`` on a ``plot_w``-cell axis: each label centred
+    under its tick and kept inside the axis, one blank cell at least between neighbours (a tick whose
+    label would touch the previous one is left out)."""
+    labels = short_labels(ticks)
+    dots = plot_w * 2
+    placed: list[tuple[int, int, str]] = []
+    end = -2
+    for value, label in zip(ticks, labels, strict=True):
+        cell = int(round((value - x0) / (x1 - x0) * (dots - 1))) // 2 if x1 > x0 else 0
+        cell = min(max(cell, 0), plot_w - 1)
+        start = min(max(cell - (len(label) - 1) // 2, 0), plot_w - len(label))
+        if start <= end + 1 or start < 0:
+            continue
+        placed.append((cell, start, label))
+        end = start + len(label) - 1
+    return placed
 
 
 def rasterise(
@@ -125,7 +198,7 @@ class BraillePlot(Widget):
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._series: list[PlotSeries] = []
-        self._lines: list[Text] = []
+        self._strips: list[Strip] = []
         self._rendered_for: tuple[int, int, int] | None = None
         self._version = 0
         self.empty_text = ""
@@ -139,6 +212,10 @@ class BraillePlot(Widget):
         """What x counts (``step``, ``samples``), the first word of the cursor's readout."""
         self._x_bounds: tuple[float, float] | None = None
         self._dots_w = 0
+        self.x_ticks = 2
+        """Labelled x ticks: 2 (first and last, beside the legend), or up to this many round values."""
+        self.legend = True
+        """Draw the legend under the plot (the chart grid puts it in the chart's border instead)."""
 
     def set_series(self, series: list[PlotSeries]) -> None:
         self._series = series
@@ -195,6 +272,8 @@ class BraillePlot(Widget):
         if not any(len(s.y) for s in self._series):
             self._x_bounds = None
             return [Text(self.empty_text, style="dim")]
+        if self.x_ticks > 2:
+            return self._render_ticked(width, height)
         shown = [s for s in self._series if len(s.y) and s.label]  # an unlabelled series has no legend
         legend_w = sum(cell_len(f"● {s.label}  ") for s in shown)
         xs = [s.x for s in shown if len(s.x)]
@@ -272,9 +351,119 @@ class BraillePlot(Widget):
             lines.append(self._readout_text(width))
         return lines
 
+    def _drawn(self) -> list[PlotSeries]:
+        """The series as rasterised: log10 of the positive values on a log scale."""
+        if not self.y_log:
+            return self._series
+        return [PlotSeries(p.label, p.x[p.y > 0], np.log10(p.y[p.y > 0]), p.color) for p in self._series]
+
+    def _render_ticked(self, width: int, height: int) -> list[Text]:
+        """The grid's layout: short y labels, an axis with 3–5 round x ticks, their labels beneath."""
+        cursor = self.cursor_x is not None
+        plot_h = max(2, height - 2 - (1 if self.legend else 0) - (1 if cursor else 0))
+        count = max(2, min(self.y_ticks, plot_h))
+        tick_rows = {round(i * (plot_h - 1) / (count - 1)): i for i in range(count)}
+        # The y range decides the labels, the labels' width decides the plot's: bounds first.
+        drawn = self._drawn()
+        finite = [y for y in (p.y[np.isfinite(p.y)] for p in drawn) if len(y)]
+        if finite:
+            y0, y1 = min(float(y.min()) for y in finite), max(float(y.max()) for y in finite)
+        else:
+            y0, y1 = 0.0, 1.0
+        if y1 == y0:
+            y0, y1 = y0 - 0.5, y1 + 0.5
+        values = [y0 if i == count - 1 else y1 - (y1 - y0) * i / (count - 1) for i in range(count)]
+        texts = short_labels([10.0**v if self.y_log else v for v in values])
+        label_w = min(max(len(x) for x in texts), 10)
+        plot_w = max(4, width - label_w - 1)
+        bits, owner, (x0, x1, _, _) = rasterise(drawn, plot_w, plot_h)
+        self._x_bounds, self._dots_w = (x0, x1), plot_w * 2
+        chars = np.where(bits > 0, bits + 0x2800, 0x20).astype(np.uint32)
+        styles = [Style.parse(s.color) for s in self._series]
+        if cursor and self.cursor_x is not None:  # as in the default layout: a thin line, dots kept
+            dot = round((min(x1, max(x0, self.cursor_x)) - x0) / (x1 - x0) * (plot_w * 2 - 1))
+            column = min(plot_w - 1, dot // 2)
+            empty = chars[:, column] == 0x20
+            chars[empty, column] = ord("│")
+            owner = owner.copy()
+            owner[empty, column] = len(styles)
+            styles.append(Style.parse("dim"))
+        labels = {row: texts[index] for row, index in tick_rows.items()}
+        lines = _plot_rows(chars, owner, styles, labels, label_w, "┤")
+        placed = place_ticks(nice_ticks(x0, x1, max(3, self.x_ticks)), x0, x1, plot_w)
+        axis = ["─"] * plot_w
+        row = [" "] * plot_w
+        for cell, start, label in placed:
+            axis[cell] = "┬"
+            row[start : start + len(label)] = label
+        lines.append(Text(" " * label_w + "└" + "".join(axis), style="dim"))
+        lines.append(Text(" " * (label_w + 1) + "".join(row).rstrip(), style="dim"))
+        if self.legend:
+            legend = Text(" " * (label_w + 1))
+            for s, style in zip(self._series, styles[: len(self._series)], strict=True):
+                if len(s.y) and s.label:
+                    legend.append(f"● {s.label}  ", style=style)
+            legend.truncate(width, overflow="ellipsis")
+            lines.append(legend)
+        if cursor:
+            lines.append(self._readout_text(width))
+        return lines
+
     def render(self) -> Text:
-        key = (self._version, self.size.width, self.size.height)
+        """The plot as one Text (what tests read); the screen draws :meth:`render_line`'s strips."""
+        return Text("\n").join(self.render_lines_text(self.size.width, self.size.height))
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._rendered_for = None  # a theme or class change: the base style of the strips changed
+
+    def render_line(self, y: int) -> Strip:
+        """Row ``y`` of the plot, from strips built once per change of data or size."""
+        width, height = self.size
+        key = (self._version, width, height)
         if key != self._rendered_for:
-            self._lines = self.render_lines_text(self.size.width, self.size.height)
+            base = self.rich_style
+            console = self.app.console
+            self._strips = [
+                _strip(line, console).apply_style(base).adjust_cell_length(width, base)
+                for line in self.render_lines_text(width, height)[:height]
+            ]
             self._rendered_for = key
-        return Text("\n").join(self._lines)
+        if y < len(self._strips):
+            return self._strips[y]
+        return Strip.blank(width, self.rich_style)
+
+
+def _strip(text: Text, console: Console) -> Strip:
+    """``text`` as one strip (``Text.render`` leaves the base style to its caller when there are no spans)."""
+    if not text.spans:
+        return Strip([Segment(text.plain, console.get_style(text.style) if text.style else None)])
+    return Strip(text.render(console))
+
+
+def _plot_rows(
+    chars: npt.NDArray[np.uint32],
+    owner: npt.NDArray[np.int16],
+    styles: list[Style],
+    labels: dict[int, str],
+    label_w: int,
+    mark: str,
+) -> list[Text]:
+    """One Text per raster row: the y label (``mark`` after a labelled row) and the cells (braille, or
+    the cursor's line), one styled span per run of cells drawn by the same series."""
+    plot_w = chars.shape[1]
+    lines = []
+    for row in range(chars.shape[0]):
+        label = labels.get(row)
+        edge = "│" if label is None else mark
+        text = Text((label or "").rjust(label_w)[:label_w] + edge, style="dim")
+        row_chars = "".join(map(chr, chars[row]))
+        row_owner = owner[row]
+        start = 0
+        for col in range(1, plot_w + 1):
+            if col == plot_w or row_owner[col] != row_owner[start]:
+                who = int(row_owner[start])
+                text.append(row_chars[start:col], style=styles[who] if who >= 0 else None)
+                start = col
+        lines.append(text)
+    return lines

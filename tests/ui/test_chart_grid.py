@@ -10,7 +10,8 @@ from tests.ui.waiting import wait_for
 from workbench.events import RunFinished, RunStarted
 from workbench.runner import Job
 from workbench.screens.monitor import MonitorScreen
-from workbench.screens.widgets.chart_grid import ChartGrid, CurveView, group_metrics
+from workbench.screens.widgets.chart_grid import ChartGrid, CurveView, common_unit, group_metrics
+from workbench.screens.widgets.plot import PlotSeries, nice_ticks, short_number
 
 FIFTEEN = [
     "loss", "eval/loss", "eval/acc", "lr", "samples_per_s", "data_wait_ms", "compute_ms", "step_ms",
@@ -76,8 +77,12 @@ async def test_grid_enlarge_and_back(make_app, tmp_path: Path) -> None:  # type:
         assert [s.label for s in loss._series] == ["loss", "eval/loss"]
         assert str(loss.border_title).startswith("loss  ")
         lines = loss.render_lines_text(50, 8)
-        labelled = [line.plain[:8].strip() for line in lines[:-2] if line.plain[:8].strip()]
-        assert len(labelled) == 4  # four labelled y ticks
+        labelled = [line.plain.split("┤")[0].strip() for line in lines[:-2] if "┤" in line.plain]
+        assert len(labelled) == 4 and all(labelled)  # four labelled y ticks
+        drawn_names = [n for k in grid.visible_keys() for n in grid.charts[k].group.names if k != "loss"]
+        assert drawn_names and all(screen.job.metrics.series(n)._cache is None for n in drawn_names), (
+            "the grid reads the points that arrived since its last redraw; it never copies a whole history"
+        )
         redraws = grid.redraws
         screen.tick()  # nothing changed: nothing is redrawn
         assert grid.redraws == redraws
@@ -179,3 +184,113 @@ def test_grid_snapshot_smoothing_and_log_scale(make_app, tmp_path: Path, snap_co
         await _drawn(pilot)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+def _ticks(lines: list[str]) -> tuple[list[str], list[str]]:
+    """The y labels (rows marked ┤) and the x labels of a chart's rendered rows, checking that each x
+    label sits under a tick mark of the axis above it."""
+    y_labels = [line.split("┤")[0].strip() for line in lines if "┤" in line]
+    axis, row = lines[-2], lines[-1]
+    marks = [i for i, ch in enumerate(axis) if ch == "┬"]
+    x_labels, starts = [], []
+    for i, ch in enumerate(row):
+        if ch != " " and (i == 0 or row[i - 1] == " "):
+            starts.append(i)
+    for start in starts:
+        end = row.find(" ", start)
+        end = len(row) if end < 0 else end
+        x_labels.append(row[start:end])
+        assert any(start <= mark < end for mark in marks), (axis, row)  # under its own tick
+    assert len(marks) == len(x_labels)
+    return y_labels, x_labels
+
+
+async def test_every_chart_has_short_y_and_x_ticks_at_80x24_and_120x40(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    for size in ((80, 24), (120, 40)):
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            app.open_in_monitor(FifteenMetricJob(tmp_path / f"fifteen-{size[0]}"))
+            await pilot.pause(0.3)
+            await pilot.press("g")
+            await _drawn(pilot)
+            grid = app.screen.query_one(ChartGrid)
+            for key in sorted(grid.visible_keys()):
+                chart = grid.charts[key]
+                lines = [line.plain for line in chart.render_lines_text(chart.size.width, chart.size.height)]
+                assert len(lines) == chart.size.height
+                y_labels, x_labels = _ticks(lines)
+                assert 3 <= len(y_labels) <= 5 and all(y_labels), (size, key, lines)
+                assert 3 <= len(x_labels) <= 5, (size, key, lines)
+                assert all(len(label) <= 6 for label in y_labels + x_labels)
+                assert len(set(y_labels)) == len(y_labels)  # neighbouring ticks read apart
+            loss = grid.charts["loss"]
+            legend = str(loss.border_subtitle)
+            assert "loss" in legend and "eval/loss" in legend  # two series: the legend is in the border
+            assert grid.charts["lr"].border_subtitle is None  # one series: the title names it
+
+
+def test_x_ticks_of_long_runs_read_as_si_and_stay_apart() -> None:
+    assert [short_number(v) for v in (0, 300, 1234, 25_000, 3_400_000, 2e9)] == [
+        "0", "300", "1.23k", "25k", "3.4M", "2G",
+    ]  # fmt: skip
+    assert short_number(1.5e-5) == "1.5e-5" and short_number(0.004904) == "0.0049"
+    assert nice_ticks(3, 298) == [50.0, 100.0, 150.0, 200.0, 250.0]
+    assert nice_ticks(0, 3_400_000) == [0.0, 1e6, 2e6, 3e6]
+    from workbench.screens.widgets.chart_grid import Chart, ChartGroup
+
+    chart = Chart(ChartGroup("loss", "loss", ("loss",)))
+    for last in (40, 1_000, 123_456, 3_400_000, 98_765_432):
+        x = np.linspace(1, last, 500)
+        chart.set_series([PlotSeries("loss", x, np.exp(-x / last), "red")])
+        for width in (37, 38, 60, 118):
+            lines = [line.plain for line in chart.render_lines_text(width, 6)]
+            y_labels, x_labels = _ticks(lines)
+            assert 3 <= len(x_labels) <= 5, (last, width, lines[-2:])
+            assert all(len(label) <= 5 for label in x_labels), x_labels  # 1.2k, 3.4M, 99M
+            assert max(len(line) for line in lines) <= width
+
+
+def test_a_legend_drops_the_unit_its_labels_share() -> None:
+    assert common_unit(["data_wait_ms", "compute_ms", "step_ms"]) == "_ms"
+    assert common_unit(["loss", "eval/loss"]) == ""
+    assert common_unit(["gpu_alloc_mib", "step_ms"]) == ""
+
+
+class GrowingJob(FifteenMetricJob):
+    """The fifteen-metric run, still running: a test appends steps itself."""
+
+    def __init__(self, run_dir: Path) -> None:
+        super().__init__(run_dir)
+        self.lifecycle = self.lifecycle[:1]  # started, not finished
+
+    def grow(self, step: int) -> None:
+        self.metrics.record(0, step, {name: 1.0 / step for name in FIFTEEN}, float(step))
+
+
+async def test_focused_chart_is_redrawn_more_often_than_the_rest(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from workbench.screens.widgets import chart_grid
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        job = GrowingJob(tmp_path / "growing")
+        app.open_in_monitor(job)
+        await pilot.pause(0.3)
+        await pilot.press("g")
+        await _drawn(pilot)
+        grid = app.screen.query_one(ChartGrid)
+        grid.charts["lr"].focus()
+        await pilot.pause()
+        drawn_at = {key: chart.drawn_at for key, chart in grid.charts.items()}
+        start = max(drawn_at.values()) + 10.0
+        now = [start]
+        grid.clock = lambda: now[0]  # the redraw intervals read this clock, not the wall's
+        grid.max_draws = 12
+        for step in range(301, 305):  # four seconds of a streaming run, one pass a second
+            now[0] += 1.0
+            job.grow(step)
+            grid.refresh_visible()
+        fresh = {key for key, chart in grid.charts.items() if chart.drawn_at != drawn_at[key]}
+        assert grid.charts["lr"].drawn_at == start + 4.0  # the focused chart: every second
+        assert all(grid.charts[k].drawn_at == start + 1.0 for k in fresh - {"lr"})  # the rest: once in 4 s
+        assert fresh - {"lr"}, "the others are redrawn too, only less often"
+        assert chart_grid.FOCUSED_INTERVAL_S < chart_grid.CHART_INTERVAL_S
