@@ -98,6 +98,10 @@ class MetricSeries:
         """The step of point ``index`` (0 ≤ index < len)."""
         return int(self._chunks[index // self.CHUNK][0][index % self.CHUNK])
 
+    def value_at(self, index: int) -> float:
+        """The value of point ``index`` (0 ≤ index < len)."""
+        return float(self._chunks[index // self.CHUNK][1][index % self.CHUNK])
+
     def nbytes(self) -> int:
         return sum(s.nbytes + v.nbytes for s, v in self._chunks)
 

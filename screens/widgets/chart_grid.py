@@ -20,7 +20,7 @@ run.
 from __future__ import annotations
 
 import time
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +32,7 @@ from rich.text import Text
 from textual.containers import Grid, VerticalScroll
 
 from workbench.i18n import t
-from workbench.metric_envelope import Envelope, SmoothedEnvelope, ema_carry
+from workbench.metric_envelope import MAX_BUCKETS, Envelope, SmoothedEnvelope, ema_carry
 from workbench.metric_store import MetricSeries, MetricStore
 from workbench.runner.system_sampler import gpu_indices
 from workbench.screens.formatting import format_value
@@ -203,6 +203,7 @@ class ChartGrid(VerticalScroll):
         """How many chart redraws happened (tests and the benchmark read it)."""
         self._source: GridSource | None = None
         self._envelopes: dict[tuple[str, float | None], tuple[MetricSeries, Envelope]] = {}
+        self._readings: dict[tuple[str, float, int], float] = {}
         self._generation = 0
 
     def compose(self):  # type: ignore[no-untyped-def]
@@ -222,6 +223,7 @@ class ChartGrid(VerticalScroll):
             chart.remove()
         self.charts.clear()
         self._envelopes.clear()  # another run: its series are other objects
+        self._readings.clear()
         self.enlarged = None
         self.remove_class("-enlarged")
 
@@ -298,10 +300,12 @@ class ChartGrid(VerticalScroll):
                     continue
                 color = source.color(index)
                 x, y, smooth = self._curves(name, s, source)
+                summarised = self.view.window is None and len(s) > MAX_BUCKETS  # drawn from the envelope
+                read = self._reader(name, s, source) if summarised else None
                 if smooth is not None:
                     plotted.append(PlotSeries("", x, y, f"{color} dim"))  # the raw curve, faint, no legend
                     x, y = smooth
-                plotted.append(PlotSeries(name, x, y, color))
+                plotted.append(PlotSeries(name, x, y, color, read=read))
             plotted += overlay_series(source.overlays, chart.group.names[0], view)
             chart.y_log = view.log_y
             chart.x_name = source.x_name
@@ -357,10 +361,32 @@ class ChartGrid(VerticalScroll):
             envelope.extend(steps, values)
         return envelope
 
+    def _reader(self, name: str, series: MetricSeries, source: GridSource) -> Callable[[float], float | None]:
+        """The cursor's reading of a series drawn from its envelope: the point at or before x, found by
+        bisecting the steps — smoothed when the view smooths (the EMA up to that point, computed once
+        per cursor position: it never changes as the run grows)."""
+        n = len(series)
+        weight = self.view.smoothing
+        readings = self._readings
+
+        def read(at: float) -> float | None:
+            index = bisect_right(range(n), at, key=lambda i: _x_of(series, source, i)) - 1
+            if index < 0:
+                return None
+            if weight <= 0:
+                return series.value_at(index)
+            key = (name, weight, index)
+            if key not in readings:
+                readings[key] = float(ema_carry(series.since(0)[1][: index + 1], weight)[0][-1])
+            return readings[key]
+
+        return read
+
     def set_view(self, view: CurveView) -> None:
         """Smoothing, log scale or window changed: every chart is redrawn (the visible ones now)."""
         if view.smoothing != self.view.smoothing:  # the old weight's smoothed envelopes are done with
             self._envelopes = {k: v for k, v in self._envelopes.items() if k[1] is None}
+            self._readings.clear()
         self.view = view
         for chart in self.charts.values():
             chart.stale = True
@@ -399,18 +425,19 @@ def ema(values: npt.NDArray[np.float64], weight: float) -> npt.NDArray[np.float6
     return ema_carry(np.asarray(values, dtype=np.float64), weight)[0]
 
 
+def _x_of(series: MetricSeries, source: GridSource, index: int) -> float:
+    """Point ``index`` of ``series`` on the grid's x axis."""
+    return float(source.x(np.array([series.step_at(index)], dtype=np.int64))[0])
+
+
 def _window(
     series: MetricSeries, source: GridSource, window: int
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """The points whose x lies within ``window`` of the last one, found by bisecting the (ascending)
     steps, so only the chunks that hold them are copied."""
     n = len(series)
-
-    def x_at(index: int) -> float:
-        return float(source.x(np.array([series.step_at(index)], dtype=np.int64))[0])
-
-    cutoff = x_at(n - 1) - window
-    start = bisect_left(range(n), cutoff, key=x_at)
+    cutoff = _x_of(series, source, n - 1) - window
+    start = bisect_left(range(n), cutoff, key=lambda i: _x_of(series, source, i))
     steps, values = series.since(start)
     keep = source.x(steps) >= cutoff  # steps that went back (a resumed run) stay out, as before
     return (steps, values) if keep.all() else (steps[keep], values[keep])

@@ -14,6 +14,7 @@ with short labels (``1.2k``, ``3.4M``), and leaves the legend to the caller (:at
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +44,9 @@ class PlotSeries:
     """The series' name in the cursor's readout when it differs from ``label`` (``""``: the coloured dot
     alone, for an overlaid run the legend elsewhere names). A series with neither is not read (a faint
     raw curve beside its smoothed one)."""
+    read: Callable[[float], float | None] | None = None
+    """The series' value at an x, for the cursor, where ``x``/``y`` are a summary of it (the chart
+    grid's min/max envelope of a long series); ``None``: read the drawn points."""
 
 
 def _format_tick(value: float) -> str:
@@ -251,7 +255,7 @@ class BraillePlot(Widget):
         for s in self._series:
             name = s.label if s.reading is None else s.reading
             if (s.label or s.reading is not None) and len(s.x):
-                out.append((name, value_at(s.x, s.y, at), s.color))
+                out.append((name, s.read(at) if s.read is not None else value_at(s.x, s.y, at), s.color))
         return out
 
     def _readout_text(self, width: int) -> Text:

@@ -294,3 +294,45 @@ async def test_focused_chart_is_redrawn_more_often_than_the_rest(make_app, tmp_p
         assert all(grid.charts[k].drawn_at == start + 1.0 for k in fresh - {"lr"})  # the rest: once in 4 s
         assert fresh - {"lr"}, "the others are redrawn too, only less often"
         assert chart_grid.FOCUSED_INTERVAL_S < chart_grid.CHART_INTERVAL_S
+
+
+class LongJob(Job):
+    """A finished run of 5,000 steps: longer than an envelope keeps point for point."""
+
+    def __init__(self, run_dir: Path) -> None:
+        super().__init__(run_dir, "long", "long", config={"train": {"steps": 5000, "batch_size": 8}})
+        rng = np.random.RandomState(0)
+        for step in range(1, 5001):
+            self.metrics.record(0, step, {"loss": float(rng.rand())}, float(step))
+        self._publish(RunStarted(run_id="long", time=0.0))
+        self._publish(RunFinished(step=5000, time=1.0))
+
+
+async def test_the_cursor_reads_a_long_series_exactly_not_its_envelope(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from workbench.compare_runs import value_at
+    from workbench.metric_envelope import MAX_BUCKETS
+    from workbench.screens.widgets.chart_grid import ema
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        job = LongJob(tmp_path / "long")
+        app.open_in_monitor(job)
+        await pilot.pause(0.3)
+        await pilot.press("g")
+        await _drawn(pilot)
+        grid = app.screen.query_one(ChartGrid)
+        chart = grid.charts["loss"]
+        steps, values = job.metrics.series("loss").arrays()
+        assert len(chart._series[0].x) < len(steps) and len(steps) > MAX_BUCKETS  # drawn from its envelope
+        chart.focus()
+        for smoothing in (0.0, 0.6):
+            grid.set_view(CurveView(smoothing=smoothing))
+            await pilot.press("comma", *["comma"] * 7)  # onto the newest point, then 7 columns left
+            await wait_for(pilot, lambda: chart.cursor_x is not None and chart.cursor_x < 5000)
+            at = chart.cursor_x
+            expected = values if smoothing == 0 else ema(values, smoothing)
+            (name, got, _color), *_ = chart.cursor_readout()
+            want = value_at(steps.astype(np.float64), expected, at)
+            assert name == "loss" and got is not None and want is not None
+            assert np.isclose(got, want, rtol=1e-9, atol=0.0)
+            chart.cursor_x = None
