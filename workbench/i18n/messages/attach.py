@@ -48,7 +48,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.key.grid": ("All charts", "全部图表"),
     "ui.key.enlarge": ("Enlarge chart", "放大图表"),
     "ui.chart.throughput": ("throughput", "吞吐"),
-    "ui.chart.step_time": ("step time: data wait / compute", "步耗时：等数据 / 计算"),
+    "ui.chart.step_time": ("step time", "步耗时"),  # the legend (bottom border) names data wait / compute
     "ui.chart.memory": ("memory", "内存"),
     "ui.key.smoothing": ("Smoothing", "平滑"),
     "ui.key.log_y": ("Log scale", "对数坐标"),
