@@ -161,7 +161,7 @@ class GridOverlay:
 
     run_id: str
     store: MetricStore
-    x: Callable[[npt.NDArray[np.int64]], npt.NDArray[np.float64] | None]
+    x: Callable[[npt.NDArray[Any]], npt.NDArray[np.float64] | None]
     color: str
 
 
@@ -306,7 +306,7 @@ class ChartGrid(VerticalScroll):
                     plotted.append(PlotSeries("", x, y, f"{color} dim"))  # the raw curve, faint, no legend
                     x, y = smooth
                 plotted.append(PlotSeries(name, x, y, color, read=read))
-            plotted += overlay_series(source.overlays, chart.group.names[0], view)
+            plotted += self._overlay_series(source.overlays, chart.group.names[0])
             chart.y_log = view.log_y
             chart.x_name = source.x_name
             last = store.series(chart.group.names[0])
@@ -360,6 +360,32 @@ class ChartGrid(VerticalScroll):
             steps, values = series.since(envelope.count)
             envelope.extend(steps, values)
         return envelope
+
+    def _overlay_series(self, overlays: Sequence[GridOverlay], name: str) -> list[PlotSeries]:
+        """Series ``name`` of each overlaid run, drawn from its own envelope like the followed run's
+        (a window of the last N steps reads the points: :func:`overlay_series`)."""
+        view = self.view
+        if view.window is not None:
+            return overlay_series(overlays, name, view)
+        plotted = []
+        for overlay in overlays:
+            other = overlay.store.series(name)
+            if other is None or not len(other):
+                continue
+            key = f"{overlay.run_id}\n{name}"  # a run id never holds a newline
+            ex, ey = self._envelope(key, other, None).points()
+            x = overlay.x(ex)
+            if x is None:
+                continue  # it cannot be placed on this axis (samples seen, no batch size)
+            y = ey
+            if view.smoothing > 0:
+                plotted.append(PlotSeries("", x, y, f"{overlay.color} dim"))
+                sx, y = self._envelope(key, other, view.smoothing).points()
+                x = overlay.x(sx)
+                if x is None:
+                    continue
+            plotted.append(PlotSeries("", x, y, overlay.color, reading=""))
+        return plotted
 
     def _reader(self, name: str, series: MetricSeries, source: GridSource) -> Callable[[float], float | None]:
         """The cursor's reading of a series drawn from its envelope: the point at or before x, found by
