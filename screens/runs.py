@@ -183,6 +183,7 @@ class RunsScreen(WorkbenchScreen):
         self._runs: list[RunSummary] = []
         self._shown: list[tuple[object, ...]] | None = None
         self._detail_for: tuple[object, ...] | None = None
+        self._dataset_for: str | None = None  # the run whose dataset report (k) the detail pane shows
         self._steps: list[PathStep] = []
 
     def compose(self) -> ComposeResult:
@@ -320,9 +321,14 @@ class RunsScreen(WorkbenchScreen):
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        run_id = event.row_key.value if event.row_key is not None else None
+        # The row under the cursor now, not the event's: rebuilding the list highlights row 0 on its
+        # way back to the selected run, and that stale highlight would replace what the pane shows.
+        run_id = self.selected_run()
         if not run_id:
             return
+        if run_id == self._dataset_for:
+            return  # the dataset report asked for with k stays until another run is highlighted
+        self._dataset_for = None
         run = next((r for r in self._runs if r.run_id == run_id), None)
         key = (run_id, run.status if run else None, run.last_step if run else None)
         if key != self._detail_for:
@@ -349,6 +355,7 @@ class RunsScreen(WorkbenchScreen):
         run_id = self.selected_run()
         if run_id is not None:
             self._detail_for = None
+            self._dataset_for = run_id  # a refresh of the list re-highlights the row: keep the report
             self._check_dataset(run_id, self.wb.requests.new("run-detail"))
 
     @work(

@@ -34,6 +34,11 @@ async def test_k_shows_the_runs_dataset_report_at_80x24(make_app, tmp_path: Path
         await _wait_for(pilot, lambda: table.row_count == 1)
         await pilot.press("k")
         detail = app.screen.query_one("#run-detail-text", Static)
+        # Another run lands while the check runs: the list is rebuilt and re-highlights the selected
+        # row, which used to replace the report with the run's detail (and cancel the check).
+        assert start_demo_job(RunStore(tmp_path / "ws"), steps=1, step_s=0).wait(30)
+        app.screen.refresh_runs()
+        await _wait_for(pilot, lambda: table.row_count == 2)
         await _wait_for(pilot, lambda: "missing_image" in str(detail.render()))
         text = str(detail.render())
         assert f"{data / 'train.txt'}:2: image 'images/gone.png' does not exist" in text.replace(

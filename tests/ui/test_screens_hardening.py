@@ -166,8 +166,7 @@ async def test_stop_pause_checkpoint_hidden_once_the_run_ended(make_app, tmp_pat
     async with app.run_test(size=(120, 40)) as pilot:
         job = app.start_job(partial(start_demo_job, steps=100_000, step_s=0.01))
         await _wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.job is job)
-        await pilot.pause(0.3)
-        assert "Stop run" in _footer_text(app)
+        await _wait_for(pilot, lambda: "Stop run" in _footer_text(app))
         job.cancel()
         assert job.wait(30)
         await _wait_for(pilot, lambda: "Stop run" not in _footer_text(app))
