@@ -48,6 +48,16 @@ def format_value(value: float | None) -> str:
     return f"{value:.4f}"
 
 
+def format_glance(value: float | None) -> str:
+    """A value read at a glance (a chart's title): five significant digits, so a throughput reads
+    ``1183.8`` and a CPU share ``100``, not ``1183.7995`` and ``100.0000``; ``-`` when missing."""
+    if value is None:
+        return "-"
+    if not math.isfinite(value):
+        return "nan" if value != value else str(value)
+    return format(value, ".5g")
+
+
 def format_number(value: object, spec: str = ".3g") -> str:
     """A figure in a comparison table (differences, latencies, sizes): ``spec`` for numbers, ``-`` else."""
     return format(value, spec) if isinstance(value, int | float) else "-"

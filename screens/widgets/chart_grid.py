@@ -31,11 +31,11 @@ from rich.style import Style
 from rich.text import Text
 from textual.containers import Grid, VerticalScroll
 
+from workbench.formatting import format_glance
 from workbench.i18n import t
 from workbench.metric_envelope import MAX_BUCKETS, Envelope, SmoothedEnvelope, ema_carry
 from workbench.metric_store import MetricSeries, MetricStore
 from workbench.runner.system_sampler import gpu_indices
-from workbench.screens.formatting import format_value
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 
 Floats = npt.NDArray[np.float64]
@@ -311,7 +311,7 @@ class ChartGrid(VerticalScroll):
             chart.x_name = source.x_name
             last = store.series(chart.group.names[0])
             latest = last.last() if last is not None else None
-            value = format_value(latest[1]) if latest is not None else "—"
+            value = format_glance(latest[1]) if latest is not None else "—"
             group = chart.group
             title = (
                 t(group.title, None, **dict(group.title_args))

@@ -101,3 +101,18 @@ def test_one_formatter_set() -> None:
 
     assert formatting.STATUS_ICONS is STATUS_ICONS and env.STATUS_ICONS is STATUS_ICONS
     assert not hasattr(report, "STATUS_ICONS")
+
+
+def test_a_glance_value_keeps_five_significant_digits() -> None:
+    """Chart titles: ``1183.8`` and ``100``, not ``1183.7995`` and ``100.0000`` (seen at 120x40)."""
+    from workbench.formatting import format_glance
+
+    assert [format_glance(v) for v in (1183.7995, 100.0, 0.0075, 455.3, 0.00409123, None)] == [
+        "1183.8",
+        "100",
+        "0.0075",
+        "455.3",
+        "0.0040912",
+        "-",
+    ]
+    assert format_glance(float("nan")) == "nan"
