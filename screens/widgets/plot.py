@@ -316,16 +316,7 @@ class BraillePlot(Widget):
             value = y0 if index == count - 1 else y1 - (y1 - y0) * (index or 0) / (count - 1)
             label = "" if index is None else _format_tick(10.0**value if self.y_log else value)
             text = Text(label.rjust(Y_LABEL_WIDTH - 1)[: Y_LABEL_WIDTH - 1] + "│", style="dim")
-            row_chars = "".join(map(chr, chars[row]))
-            row_owner = owner[row]
-            # Group runs of equal owner into one styled span each (few spans per row).
-            start = 0
-            for col in range(1, plot_w + 1):
-                if col == plot_w or row_owner[col] != row_owner[start]:
-                    who = int(row_owner[start])
-                    text.append(row_chars[start:col], style=styles[who] if who >= 0 else None)
-                    start = col
-            lines.append(text)
+            lines.append(append_raster_row(text, chars[row], owner[row], styles))
         axis = " " * (Y_LABEL_WIDTH - 1) + "└" + "─" * plot_w
         lines.append(Text(axis, style="dim"))
         left, right = _format_tick(x0), _format_tick(x1)
@@ -455,19 +446,25 @@ def _plot_rows(
 ) -> list[Text]:
     """One Text per raster row: the y label (``mark`` after a labelled row) and the cells (braille, or
     the cursor's line), one styled span per run of cells drawn by the same series."""
-    plot_w = chars.shape[1]
     lines = []
     for row in range(chars.shape[0]):
         label = labels.get(row)
         edge = "│" if label is None else mark
         text = Text((label or "").rjust(label_w)[:label_w] + edge, style="dim")
-        row_chars = "".join(map(chr, chars[row]))
-        row_owner = owner[row]
-        start = 0
-        for col in range(1, plot_w + 1):
-            if col == plot_w or row_owner[col] != row_owner[start]:
-                who = int(row_owner[start])
-                text.append(row_chars[start:col], style=styles[who] if who >= 0 else None)
-                start = col
-        lines.append(text)
+        lines.append(append_raster_row(text, chars[row], owner[row], styles))
     return lines
+
+
+def append_raster_row(
+    text: Text, chars: npt.NDArray[np.uint32], owner: npt.NDArray[np.int16], styles: list[Style]
+) -> Text:
+    """Append one raster row's cells to ``text``: one styled span per run of cells drawn by the same
+    series (few spans per row), unstyled where no series drew."""
+    row_chars = "".join(map(chr, chars))
+    start, width = 0, len(row_chars)
+    for col in range(1, width + 1):
+        if col == width or owner[col] != owner[start]:
+            who = int(owner[start])
+            text.append(row_chars[start:col], style=styles[who] if who >= 0 else None)
+            start = col
+    return text
