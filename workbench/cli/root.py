@@ -82,9 +82,9 @@ class RootGroup(click.Group):
 
     def listed_help(self, name: str, limit: int) -> str:
         """The line ``--help`` shows for a command: a built one says it itself, others come from the catalog."""
-        built = self.commands.get(name) or click.Command(
-            name, help=t(f"cli.{name}.help")
-        )  # click shortens it
+        built = self.commands.get(name)
+        if built is None:  # not built yet: a stand-in, so click shortens the catalog text the same way
+            built = click.Command(name, help=t(f"cli.{name}.help"))
         return built.get_short_help_str(limit)
 
 
