@@ -30,6 +30,17 @@ class CapturedTerminalDriver(LinuxDriver):
         if self.terminal_fd is not None:
             self._file = terminal_stream(self.terminal_fd)
 
+    def _sigcont_application(self, *_: Any) -> None:
+        """SIGCONT restarts application mode only after a SIGTSTP (ctrl+z) suspended it.
+
+        A terminal that hangs up (an SSH link dropping, tmux's server dying) sends SIGHUP *and* SIGCONT
+        to its foreground processes. Textual's handler then started application mode a second time on
+        the dead terminal: the new writer thread died on its first write, and the app's exit blocked
+        for ever on that thread's full queue — the runs were saved, but the process stayed behind.
+        """
+        if self._must_signal_resume:
+            super()._sigcont_application()
+
     def _get_terminal_size(self) -> tuple[int, int]:
         if self.terminal_fd is not None:
             try:

@@ -12,6 +12,30 @@ import time
 from collections.abc import Callable, Sequence
 
 
+class Terminal:
+    """The test's side of the pty: call it to type bytes; :meth:`hangup` drops the line."""
+
+    def __init__(self, master: int) -> None:
+        self.master = master
+        self.hung_up = False
+
+    def __call__(self, data: bytes) -> None:
+        if not self.hung_up:
+            os.write(self.master, data)
+
+    def hangup(self) -> None:
+        """Close the terminal's side, as sshd does when an SSH link drops (or tmux's server dying): the
+        kernel sends SIGHUP and SIGCONT to the foreground processes of that controlling terminal."""
+        if not self.hung_up:
+            self.hung_up = True
+            os.close(self.master)
+
+
+def _take_controlling_tty() -> None:
+    """In the child, after ``setsid``: make the pty on fd 0 its controlling terminal (a login shell's)."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 def run_in_pty(
     argv: Sequence[str],
     *,
@@ -19,30 +43,37 @@ def run_in_pty(
     cwd: str | None = None,
     size: tuple[int, int] = (120, 40),
     timeout: float = 60.0,
-    on_output: Callable[[bytes, Callable[[bytes], None]], None] | None = None,
+    on_output: Callable[[bytes, Terminal], None] | None = None,
     on_start: Callable[[int], None] | None = None,
 ) -> tuple[int | None, bytes]:
-    """Start ``argv`` with a pty as its terminal; return (exit code or None on timeout, all output).
+    """Start ``argv`` with a pty as its controlling terminal; return (exit code or None on timeout, all
+    output).
 
-    ``on_output(all output so far, send)`` runs on every chunk; ``on_start(pid)`` once, at start.
+    ``on_output(all output so far, terminal)`` runs on every chunk (``terminal(bytes)`` types,
+    ``terminal.hangup()`` drops the line); ``on_start(pid)`` once, at start.
     """
     master, slave = os.openpty()
     cols, rows = size
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     proc = subprocess.Popen(
-        list(argv), stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd, start_new_session=True
+        list(argv),
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        cwd=cwd,
+        start_new_session=True,
+        preexec_fn=_take_controlling_tty,
     )
     os.close(slave)
     if on_start is not None:
         on_start(proc.pid)
     output = bytearray()
-
-    def send(data: bytes) -> None:
-        os.write(master, data)
+    terminal = Terminal(master)
 
     deadline = time.monotonic() + timeout
     try:
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not terminal.hung_up:
             ready, _, _ = select.select([master], [], [], 0.1)
             if ready:
                 try:
@@ -53,7 +84,7 @@ def run_in_pty(
                     break
                 output += chunk
                 if on_output is not None:
-                    on_output(bytes(output), send)
+                    on_output(bytes(output), terminal)
             elif proc.poll() is not None:
                 break
         try:
@@ -64,4 +95,5 @@ def run_in_pty(
             code = None
         return code, bytes(output)
     finally:
-        os.close(master)
+        if not terminal.hung_up:
+            os.close(master)
