@@ -301,14 +301,7 @@ class BraillePlot(Widget):
         chars = np.where(bits > 0, bits + 0x2800, 0x20).astype(np.uint32)
         styles = [Style.parse(s.color) for s in self._series]
         if cursor and self.cursor_x is not None:
-            # The cursor's column: a thin line through the empty cells, the curves' dots left as they are.
-            dot = round((min(x1, max(x0, self.cursor_x)) - x0) / (x1 - x0) * (plot_w * 2 - 1))
-            column = min(plot_w - 1, dot // 2)
-            empty = chars[:, column] == 0x20
-            chars[empty, column] = ord("│")
-            owner = owner.copy()
-            owner[empty, column] = len(styles)
-            styles.append(Style.parse("dim"))
+            owner = draw_cursor(chars, owner, styles, (x0, x1), self.cursor_x)
         count = max(2, min(self.y_ticks, plot_h))
         tick_rows = {round(i * (plot_h - 1) / (count - 1)): i for i in range(count)}
         for row in range(plot_h):
@@ -375,14 +368,8 @@ class BraillePlot(Widget):
         self._x_bounds, self._dots_w = (x0, x1), plot_w * 2
         chars = np.where(bits > 0, bits + 0x2800, 0x20).astype(np.uint32)
         styles = [Style.parse(s.color) for s in self._series]
-        if cursor and self.cursor_x is not None:  # as in the default layout: a thin line, dots kept
-            dot = round((min(x1, max(x0, self.cursor_x)) - x0) / (x1 - x0) * (plot_w * 2 - 1))
-            column = min(plot_w - 1, dot // 2)
-            empty = chars[:, column] == 0x20
-            chars[empty, column] = ord("│")
-            owner = owner.copy()
-            owner[empty, column] = len(styles)
-            styles.append(Style.parse("dim"))
+        if cursor and self.cursor_x is not None:
+            owner = draw_cursor(chars, owner, styles, (x0, x1), self.cursor_x)
         labels = {row: texts[index] for row, index in tick_rows.items()}
         lines = _plot_rows(chars, owner, styles, labels, label_w, "┤")
         placed = place_ticks(nice_ticks(x0, x1, max(3, self.x_ticks)), x0, x1, plot_w)
@@ -468,3 +455,25 @@ def append_raster_row(
             text.append(row_chars[start:col], style=styles[who] if who >= 0 else None)
             start = col
     return text
+
+
+def draw_cursor(
+    chars: npt.NDArray[np.uint32],
+    owner: npt.NDArray[np.int16],
+    styles: list[Style],
+    x_bounds: tuple[float, float],
+    cursor_x: float,
+) -> npt.NDArray[np.int16]:
+    """Draw the cursor's column into ``chars``: a thin dim line through the empty cells, the curves'
+    dots left as they are. Adds the line's style to ``styles``; returns the owners with the line's
+    cells (a copy: the raster's own array may be cached)."""
+    x0, x1 = x_bounds
+    plot_w = chars.shape[1]
+    dot = round((min(x1, max(x0, cursor_x)) - x0) / (x1 - x0) * (plot_w * 2 - 1))
+    column = min(plot_w - 1, dot // 2)
+    empty = chars[:, column] == 0x20
+    chars[empty, column] = ord("│")
+    owner = owner.copy()
+    owner[empty, column] = len(styles)
+    styles.append(Style.parse("dim"))
+    return owner
