@@ -17,6 +17,13 @@ Where the numbers go depends on where the code runs:
 The TUI lists such runs with the others and can attach to them live. ``track.log`` costs what
 ``JobContext.log`` costs (no I/O on the calling thread); values may be floats, numpy scalars or 0-D
 tensors (read with ``.item()``).
+
+A run ``init`` creates also records the machine (``sys/...`` series: CPU, the memory of the script's
+processes, every GPU) once a second on a daemon thread of its own, as workbench jobs do
+(:mod:`workbench.runner.system_sampler`); it stops when the run ends, however it ends. Under the launcher
+rank 0 samples for the whole job: the launcher process and every local rank under it. ``init(...,
+system=False)`` or ``PADDLE_WORKBENCH_SYSTEM_METRICS=0`` switches it off. Inside a workbench job, or a
+child the workbench launched, the job's own sampler already does this.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -37,10 +45,15 @@ from workbench.metric_store import MetricStore
 from workbench.runner.child import RUN_DIR_ENV, context_from_env
 from workbench.runner.context import JobContext
 from workbench.runner.launcher import LauncherJob, launcher_job
+from workbench.runner.system_sampler import SystemSampler
 from workbench.runs import EventTailer, EventWriter, RunHandle, RunStore, make_private_dir
 
 RANKS_WAIT_S = 5.0
 """How long rank 0, when it ends, waits for the other ranks' final events to decide the run's outcome."""
+SYSTEM_ENV = "PADDLE_WORKBENCH_SYSTEM_METRICS"
+"""``0``, ``false``, ``no`` or ``off`` switches the system sampler off for runs ``init`` creates (unless
+``init(system=True)`` says otherwise)."""
+_OFF = ("0", "false", "no", "off")
 
 _local = threading.local()
 _lock = threading.Lock()
@@ -59,7 +72,9 @@ def _as_float(value: Any) -> float:
 class TrackedRun:
     """A run created by (and written from) this process outside the runner: a standalone script."""
 
-    def __init__(self, handle: RunHandle, name: str, config: dict[str, Any] | None) -> None:
+    def __init__(
+        self, handle: RunHandle, name: str, config: dict[str, Any] | None, *, system: bool = True
+    ) -> None:
         self.handle = handle
         self.name = name
         self.ctx = JobContext(
@@ -71,7 +86,18 @@ class TrackedRun:
             on_event=handle.update_state,
         )
         self.finished = False
+        self.sampler: SystemSampler | None = None
+        """The run's system sampler (``None`` when switched off, or on a rank that is not rank 0)."""
         handle.emit(RunStarted(run_id=handle.run_id, name=name, kind="in_process", pid=os.getpid()))
+        if system:
+            # This process and its descendants (e.g. DataLoader workers): the script's processes.
+            self._start_sampler(handle.writer, os.getpid())
+
+    def _start_sampler(self, writer: EventWriter, pid: int) -> None:
+        self.sampler = SystemSampler(
+            writer=writer, metrics=self.ctx.metrics, pid=pid, children=True, name=self.run_dir.name
+        )
+        self.sampler.start()
 
     @property
     def run_dir(self) -> Path:
@@ -96,6 +122,8 @@ class TrackedRun:
         if self.finished:
             return
         self.finished = True
+        if self.sampler is not None:
+            self.sampler.stop()  # no row after this returns: the file can be closed behind it
         self._end(_terminal(status, self.ctx, error, details, summary))
         with _lock:
             if _own_run is self:
@@ -134,9 +162,9 @@ class RankRun(TrackedRun):
     """One rank of a ``paddle.distributed.launch`` job running a script of the user's own.
 
     Every rank writes ``ranks/<r>/events.jsonl`` (its metrics, alerts and final event); rank 0 also
-    owns the run (``run.yaml``, ``state.json``, the top-level ``events.jsonl``) and, when it ends, gives
-    the run the outcome of all ranks (the first failure wins) once they reported or
-    :data:`RANKS_WAIT_S` passed.
+    owns the run (``run.yaml``, ``state.json``, the top-level ``events.jsonl``, the system samples of the
+    whole job) and, when it ends, gives the run the outcome of all ranks (the first failure wins) once
+    they reported or :data:`RANKS_WAIT_S` passed.
     """
 
     def __init__(
@@ -146,6 +174,8 @@ class RankRun(TrackedRun):
         handle: RunHandle | None,
         name: str,
         config: dict[str, Any] | None,
+        *,
+        system: bool = True,
     ) -> None:
         self.job = job
         self.owner = handle
@@ -162,10 +192,15 @@ class RankRun(TrackedRun):
             on_event=handle.emit if handle is not None else None,  # rank 0: alerts show on the run too
         )
         self.finished = False
+        self.sampler = None
         if handle is not None:
             handle.emit(
                 RunStarted(run_id=handle.run_id, name=name, kind="launched", pid=os.getpid(), ranks=job.world)
             )
+            if system:
+                # One sampler for the job, as for a job the workbench launches: rank 0 measures the
+                # launcher (every local rank's parent) and all its descendants, into the run's own file.
+                self._start_sampler(handle.writer, os.getppid())
 
     @property
     def run_dir(self) -> Path:
@@ -205,7 +240,13 @@ class RankRun(TrackedRun):
 
 
 def _join_launcher_job(
-    job: LauncherJob, name: str, config: dict[str, Any] | None, store: RunStore, fingerprint: dict[str, Any]
+    job: LauncherJob,
+    name: str,
+    config: dict[str, Any] | None,
+    store: RunStore,
+    fingerprint: dict[str, Any],
+    *,
+    system: bool,
 ) -> RankRun:
     """This rank's part of the job's one run (rank 0 creates the run; the others join its folder)."""
     run_dir = job.run_dir(store.runs_dir, name)
@@ -217,7 +258,7 @@ def _join_launcher_job(
         )
     else:
         make_private_dir(run_dir)
-    return RankRun(job, run_dir, handle, name, config)
+    return RankRun(job, run_dir, handle, name, config, system=system)
 
 
 # -- binding the loop's context (used by workbench.training.loop and the callback) ---------------
@@ -294,11 +335,13 @@ def init(
     *,
     config: dict[str, Any] | None = None,
     workspace: str | os.PathLike[str] | None = None,
+    system: bool | None = None,
 ) -> TrackedRun:
     """Start a run of this script in the workspace and make it the target of ``track.log``.
 
     Inside a workbench job this is not needed (and raises ``RuntimeError``: the job's run is already the
-    target). A second ``init`` finishes the previous standalone run first.
+    target). A second ``init`` finishes the previous standalone run first. ``system``: record CPU,
+    memory and GPUs once a second (``None``: yes, unless ``$PADDLE_WORKBENCH_SYSTEM_METRICS`` is ``0``).
     """
     global _own_run
     if getattr(_local, "ctx", None) is not None or _job_ctx is not None:
@@ -316,17 +359,25 @@ def init(
     code = code_version()  # the script's code, when the working directory is a git checkout
     if code is not None:
         fingerprint["code"] = code
+    if system is None:
+        system = system_metrics_enabled()
     job = launcher_job()
     run: TrackedRun
     if job is not None:
-        run = _join_launcher_job(job, run_name, config, store, fingerprint)
+        run = _join_launcher_job(job, run_name, config, store, fingerprint, system=system)
     else:
         handle = store.create(run_name, config or {}, fingerprint=fingerprint, kind="in_process")
-        run = TrackedRun(handle, run_name, config)
+        run = TrackedRun(handle, run_name, config, system=system)
     with _lock:
         _own_run = run
     _install_exit_hooks()
     return run
+
+
+def system_metrics_enabled(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether runs ``init`` creates sample the machine by default (``$PADDLE_WORKBENCH_SYSTEM_METRICS``)."""
+    env = os.environ if environ is None else environ
+    return env.get(SYSTEM_ENV, "").strip().lower() not in _OFF
 
 
 def _target() -> JobContext:
