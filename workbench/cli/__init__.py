@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from workbench.i18n import set_language
+from workbench.i18n import set_language, t
 
 
 def _language_from_argv(argv: Sequence[str]) -> str | None:
@@ -43,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.ClickException as exc:
         code = report_usage_error(exc, json_mode="--json" in args)
     except click.Abort:
-        click.echo("Aborted!", err=True)
+        click.echo(t("cli.click.aborted"), err=True)
         code = 1
     sys.stdout.flush()
     sys.exit(code if isinstance(code, int) else 0)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import click
 from click.core import ParameterSource
 
 from workbench.cli.output import EXIT_BAD_INPUT, human_console, print_issues
+from workbench.cli.usage_errors import catalog_errors
 from workbench.config.errors import ConfigError
 from workbench.i18n import current_language, t
 from workbench.settings_sources import user_config_path
@@ -21,12 +23,27 @@ from workbench.settings_sources import user_config_path
 # click's own headings, translated by our formatter (click takes them from gettext, which we don't ship).
 _HEADINGS_ZH = {"Options": "选项", "Commands": "命令", "Arguments": "参数"}
 _CLICK_HELP_TEXT = "Show this message and exit."
+# click's own words in a usage line ("[OPTIONS] [COMMAND] [ARGS]..."); parameter names stay as they are.
+_USAGE_WORDS = {
+    "[OPTIONS]": "cli.usage.options",
+    "COMMAND": "cli.usage.command",
+    "[ARGS]...": "cli.usage.args",
+}
+
+
+def _usage_word(word: str) -> str:
+    if word in _USAGE_WORDS:
+        return t(_USAGE_WORDS[word])
+    if word == "[COMMAND]":
+        return "[" + t("cli.usage.command") + "]"
+    return word
 
 
 class CatalogHelpFormatter(click.HelpFormatter):
     """Help output in the catalog's language, including click's own headings."""
 
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        args = " ".join(_usage_word(word) for word in args.split(" ")) if args else args
         super().write_usage(prog, args, prefix=t("cli.usage") + " ")
 
     def write_dl(self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
@@ -45,16 +62,30 @@ class CatalogContext(click.Context):
 
 
 class RootGroup(click.Group):
-    """The registered commands, each built the first time it is asked for.
+    """The registered commands, each built the first time it is asked for; click's errors in our language.
 
     ``paddle-workbench train`` builds (and imports the code of) ``train`` only, and the TUI's start
     builds ``tui`` only: building every command imported the engines behind all of them (plans,
     inference, serving, verify) before the first frame. ``--help`` lists every command with the first
     sentence of its catalog help (``cli.<name>.help``) without building any; a test checks that each
     built command's own short help says the same.
+
+    click's errors (an unknown option or command, a bad value, a missing argument) leave the root's
+    parsing and every command through :func:`~workbench.cli.usage_errors.catalog_errors`, so they are
+    shown in the user's language with click's exit code.
     """
 
     context_class = CatalogContext
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        with catalog_errors():  # the root's own options: --lang xx, --workspace FILE, --nope
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with catalog_errors():  # the command's name, its options and arguments, what it raises itself
+            return super().invoke(ctx)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         from workbench.cli.commands import COMMANDS
