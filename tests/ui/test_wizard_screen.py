@@ -4,13 +4,13 @@ machine and leaving evidence), a pasted error diagnosed and followed into its fl
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.widgets import OptionList, Static, TextArea
 
+from tests.troubled_run import write_troubled_run
 from tests.ui.waiting import wait_for
 from workbench.runner.in_process import start_in_process
 from workbench.runs import RunStore
@@ -20,31 +20,8 @@ from workbench.screens.wizard import PASTE, WizardScreen
 
 def _workspace(tmp_path: Path) -> Path:
     """A workspace whose newest run has a config (seed, lr, a broken dataset), metrics and a compare report."""
-    data = tmp_path / "data"
-    (data / "images").mkdir(parents=True)
-    (data / "label.txt").write_text("0 cat\n1 dog\n", encoding="utf-8")
-    (data / "train.txt").write_text("images/a.png 0\nimages/b.png\t7\n", encoding="utf-8")
-    (data / "val.txt").write_text("images/a.png 1\n", encoding="utf-8")
-    store = RunStore(tmp_path / "ws")
-    config = {
-        "data": {"dir": str(data), "format": "cls"},
-        "train": {"seed": 7, "lr": 2.0, "batch_size": 8, "optimizer": "momentum"},
-    }
-
-    def job(ctx: Any) -> None:
-        ctx.log(1, loss=1.0, data_wait_ms=30.0, compute_ms=40.0)
-
-    start_in_process(store, "wizard", job, config=config).wait(60)
-    run = store.resolve("latest")
-    assert run is not None
-    (run / "reports").mkdir()
-    (run / "reports" / "compare-step1-20260101-000000.json").write_text(
-        json.dumps(
-            {"ok": False, "findings": [{"id": "train_mode", "severity": "warn", "summary": "dropout on"}]}
-        ),
-        encoding="utf-8",
-    )
-    return store.workspace
+    write_troubled_run(tmp_path)
+    return tmp_path / "ws"
 
 
 async def _screen(pilot: Any) -> WizardScreen:

@@ -3,16 +3,14 @@ problems (plus "which path" and "training is slow") is walked end to end with re
 
 from __future__ import annotations
 
-import json
 import socket
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.troubled_run import write_troubled_run
 from workbench.config.errors import ConfigError
-from workbench.runner.in_process import start_in_process
-from workbench.runs import RunStore
 from workbench.troubleshoot.flow import FlowWalk, load_flow, open_flow
 from workbench.troubleshoot.flows import FLOWS
 from workbench.troubleshoot.probes import PROBES, ProbeContext
@@ -81,33 +79,7 @@ def _walk(flow: str, answers: dict[str, Any], context: ProbeContext) -> FlowWalk
 @pytest.fixture
 def run_dir(tmp_path: Path) -> Path:
     """A finished run with a config (seed, lr, batch, a broken dataset), metrics and a compare report."""
-    data = tmp_path / "data"
-    (data / "images").mkdir(parents=True)
-    (data / "label.txt").write_text("0 cat\n1 dog\n", encoding="utf-8")
-    (data / "train.txt").write_text("images/a.png 0\nimages/b.png\t7\n", encoding="utf-8")
-    (data / "val.txt").write_text("images/a.png 1\n", encoding="utf-8")
-    store = RunStore(tmp_path / "ws")
-    config = {
-        "task": "image_classification",
-        "data": {"dir": str(data), "format": "cls"},
-        "train": {"seed": 7, "lr": 2.0, "batch_size": 8, "optimizer": "momentum"},
-    }
-
-    def job(ctx: Any) -> None:
-        for step in range(1, 4):
-            ctx.log(step, loss=1.0 / step, data_wait_ms=30.0, compute_ms=40.0)
-
-    start_in_process(store, "flows", job, config=config).wait(60)
-    run = store.resolve("latest")
-    assert run is not None
-    (run / "reports").mkdir()
-    (run / "reports" / "compare-step3-20260101-000000.json").write_text(
-        json.dumps(
-            {"ok": False, "findings": [{"id": "train_mode", "severity": "warn", "summary": "dropout on"}]}
-        ),
-        encoding="utf-8",
-    )
-    return run
+    return write_troubled_run(tmp_path)
 
 
 def test_import_fails_walked(tmp_path: Path) -> None:
