@@ -2,8 +2,8 @@
 
 Thin by design: the engine (:func:`workbench.envcheck.run_checks`) runs on a thread worker and posts one
 message per finding; this screen only keeps the rows, the selected finding's evidence and the system
-panel up to date. Probes run in child processes, so a hung ``run_check`` never freezes the UI, and the
-keys keep working while it runs.
+panel (:mod:`workbench.screens.widgets.env_system`) up to date. Probes run in child processes, so a
+hung ``run_check`` never freezes the UI, and the keys keep working while it runs.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from workbench.formatting import STATUS_ICONS
 from workbench.i18n import t
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.formatting import STATUS_VARIABLE
+from workbench.screens.widgets.env_system import EnvSystemPanel, system_entries
 from workbench.screens.workers import (
     ChecksFinished,
     FindingArrived,
@@ -77,7 +78,7 @@ class EnvScreen(WorkbenchScreen):
     EnvScreen #env-body { height: 1fr; }
     EnvScreen #env-table { width: 3fr; height: 1fr; }
     EnvScreen #env-detail { width: 2fr; height: 1fr; }
-    EnvScreen #env-system { height: auto; max-height: 4; padding: 0 1; }
+    EnvScreen #env-system { height: auto; max-height: 5; padding: 0 1; }  /* MAX_LINES + the border */
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -114,7 +115,7 @@ class EnvScreen(WorkbenchScreen):
             yield DataTable(id="env-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="env-detail", classes="panel"):
                 yield Static(t("envscreen.select"), id="env-detail-text", markup=False)
-        yield Static(t("envscreen.system.waiting"), id="env-system", classes="panel", markup=False)
+        yield EnvSystemPanel(id="env-system", classes="panel")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -255,27 +256,8 @@ class EnvScreen(WorkbenchScreen):
 
     @on(SystemSampled)
     def _system_sampled(self, message: SystemSampled) -> None:
-        snap = message.snapshot
-        if snap is None:
-            return
-        parts = [
-            t("envscreen.system.cpu", percent=f"{snap.cpu_percent:.0f}", count=snap.cpu_count),
-            t(
-                "envscreen.system.ram",
-                used=f"{snap.memory_used_bytes / 2**30:.1f}",
-                total=f"{snap.memory_total_bytes / 2**30:.1f}",
-            ),
-        ]
-        for gpu in snap.gpus:
-            used = "?" if gpu.memory_used_mib is None else f"{gpu.memory_used_mib / 1024:.1f}"
-            total = "?" if gpu.memory_total_mib is None else f"{gpu.memory_total_mib / 1024:.1f}"
-            util = "?" if gpu.utilization_pct is None else str(gpu.utilization_pct)
-            parts.append(
-                t("envscreen.system.gpu", index=gpu.index, name=gpu.name, used=used, total=total, util=util)
-            )
-        if not snap.gpus:
-            parts.append(t("envscreen.system.no_gpu"))
-        self.query_one("#env-system", Static).update("  ·  ".join(parts))
+        if message.snapshot is not None:
+            self.query_one(EnvSystemPanel).show(system_entries(message.snapshot))
 
     # -- detail pane -----------------------------------------------------------------------------
 

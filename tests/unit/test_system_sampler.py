@@ -17,7 +17,7 @@ from typing import Any
 import psutil
 import pytest
 
-import workbench.envcheck.monitor as monitor_module
+from tests.fake_nvml import install_fake_nvml
 from workbench.config.training import MetricsSection
 from workbench.envcheck.monitor import SystemMonitor, SystemSnapshot
 from workbench.envcheck.nvidia import USAGE_FIELDS, parse_query_csv
@@ -169,51 +169,9 @@ def test_system_rows_are_read_back_without_moving_the_step(tmp_path: Path) -> No
 # --------------------------------------------------------------------------- GPUs (fake drivers)
 
 
-class _NVMLError(Exception):
-    pass
-
-
-def _fake_pynvml() -> types.ModuleType:
-    """``nvidia-ml-py`` as an H200 machine answers it: GPU 0 busy, GPU 1 idle and not reporting power."""
-    nvml = types.ModuleType("pynvml")
-    gpus = [
-        {"used": 61234, "util": 87, "temp": 64, "power_mw": 412_345},
-        {"used": 1, "util": 0, "temp": 31, "power_mw": None},
-    ]
-    calls = {"init": 0}
-
-    def init() -> None:
-        calls["init"] += 1
-
-    def memory(handle: int) -> Any:
-        return types.SimpleNamespace(total=143771 * MIB, used=gpus[handle]["used"] * MIB, free=0)
-
-    def power(handle: int) -> int:
-        value = gpus[handle]["power_mw"]
-        if value is None:
-            raise _NVMLError("Not Supported")
-        return int(value)
-
-    nvml.NVML_TEMPERATURE_GPU = 0  # type: ignore[attr-defined]
-    nvml.nvmlInit = init  # type: ignore[attr-defined]
-    nvml.nvmlDeviceGetCount = lambda: len(gpus)  # type: ignore[attr-defined]
-    nvml.nvmlDeviceGetHandleByIndex = lambda index: index  # type: ignore[attr-defined]
-    nvml.nvmlDeviceGetName = lambda handle: b"NVIDIA H200"  # type: ignore[attr-defined]
-    nvml.nvmlDeviceGetMemoryInfo = memory  # type: ignore[attr-defined]
-    nvml.nvmlDeviceGetUtilizationRates = lambda h: types.SimpleNamespace(gpu=gpus[h]["util"], memory=40)  # type: ignore[attr-defined]
-    nvml.nvmlDeviceGetTemperature = lambda h, sensor: gpus[h]["temp"]  # type: ignore[attr-defined]
-    nvml.nvmlDeviceGetPowerUsage = power  # type: ignore[attr-defined]
-    nvml.nvmlDeviceGetPowerManagementLimit = lambda h: 700_000  # type: ignore[attr-defined]
-    nvml.calls = calls  # type: ignore[attr-defined]
-    return nvml
-
-
 @pytest.fixture
 def fake_nvml(monkeypatch: pytest.MonkeyPatch) -> Iterator[types.ModuleType]:
-    nvml = _fake_pynvml()
-    monkeypatch.setitem(sys.modules, "pynvml", nvml)
-    monkeypatch.setattr(monitor_module, "_nvml_started", False)
-    yield nvml
+    yield install_fake_nvml(monkeypatch)
 
 
 def test_gpu_series_through_nvml(fake_nvml: types.ModuleType, tmp_path: Path) -> None:
@@ -232,6 +190,7 @@ def test_gpu_series_through_nvml(fake_nvml: types.ModuleType, tmp_path: Path) ->
     assert latest["sys/gpu0/temp_c"] == 64.0 and latest["sys/gpu0/power_w"] == 412.3
     assert latest["sys/gpu1/util"] == 0.0 and latest["sys/gpu1/temp_c"] == 31.0
     assert "sys/gpu1/power_w" not in latest  # not reported: left out, never a made-up 0
+    assert [gpu.power_limit_w for gpu in monitor.sample().gpus] == [700.0, 700.0]
     assert gpu_indices(latest) == [0, 1]
     assert fake_nvml.calls["init"] == 1  # type: ignore[attr-defined]  # once per process, not per sample
     rows = [r for r in _rows(tmp_path) if r["type"] == "system"]
@@ -239,10 +198,10 @@ def test_gpu_series_through_nvml(fake_nvml: types.ModuleType, tmp_path: Path) ->
 
 
 NVIDIA_SMI = """#!/bin/sh
-# What nvidia-smi --query-gpu=index,name,memory.total,memory.used,utilization.gpu,temperature.gpu,power.draw
-# --format=csv,noheader,nounits prints on an H200 machine with one busy and one idle GPU.
-echo "0, NVIDIA H200, 143771, 61234, 87, 64, 412.35"
-echo "1, NVIDIA H200, 143771, 1, 0, 31, [N/A]"
+# What nvidia-smi --query-gpu=index,name,memory.total,memory.used,utilization.gpu,temperature.gpu,power.draw,
+# power.limit --format=csv,noheader,nounits prints on an H200 machine with one busy and one idle GPU.
+echo "0, NVIDIA H200, 143771, 61234, 87, 64, 412.35, 700.00"
+echo "1, NVIDIA H200, 143771, 1, 0, 31, [N/A], 700.00"
 """
 
 
@@ -261,6 +220,9 @@ def test_gpu_series_through_nvidia_smi_when_nvml_is_missing(
     assert values["sys/gpu0/temp_c"] == 64 and values["sys/gpu0/power_w"] == 412.4  # rounded to 0.1 W
     assert values["sys/gpu1/mem_used_mb"] == 1 and "sys/gpu1/power_w" not in values
     assert values["sys/rss_mb"] == 100.0
+    # The limit is for the environment screen's live panel, not a recorded series.
+    assert [gpu.power_limit_w for gpu in monitor.sample().gpus] == [700.0, 700.0]
+    assert not [name for name in values if "limit" in name]
 
 
 def test_no_gpu_means_no_gpu_series(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -271,11 +233,14 @@ def test_no_gpu_means_no_gpu_series(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_usage_query_parser_keeps_what_a_gpu_does_not_report_as_none() -> None:
     rows = parse_query_csv(
-        "0, NVIDIA H200, 143771, 61234, 87, 64, 412.35\n1, NVIDIA H200, 143771, [N/A], [N/A], [N/A], [N/A]\n",
+        "0, NVIDIA H200, 143771, 61234, 87, 64, 412.35, 700.00\n"
+        "1, NVIDIA H200, 143771, [N/A], [N/A], [N/A], [N/A], [N/A]\n",
         USAGE_FIELDS,
     )
     assert rows[0]["temperature_c"] == 64 and rows[0]["power_w"] == 412.35
+    assert rows[0]["power_limit_w"] == 700.0
     assert rows[1]["memory_used_mib"] is None and rows[1]["power_w"] is None
+    assert rows[1]["power_limit_w"] is None
 
 
 # --------------------------------------------------------------------------- launched runs

@@ -35,6 +35,8 @@ class GpuSample:
     temperature_c: int | None = None
     power_w: float | None = None
     """Power draw in watts."""
+    power_limit_w: float | None = None
+    """The power limit the driver enforces now, in watts (the environment screen shows draw/limit)."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ def _from_row(row: Mapping[str, Any]) -> GpuSample:
         utilization_pct=row.get("utilization_pct"),
         temperature_c=row.get("temperature_c"),
         power_w=row.get("power_w"),
+        power_limit_w=row.get("power_limit_w"),
     )
 
 
@@ -134,8 +137,8 @@ def _nvml_samples() -> list[GpuSample]:
     """GPU samples through NVML (``nvidia-ml-py``); raises when it is absent or has no driver.
 
     NVML is initialised once per process (``nvmlInit`` counts references, and every sampler of every
-    run calls this once a second). Temperature and power are asked separately: a GPU that does not
-    report one (NVML's "not supported") still reports the rest.
+    run calls this once a second). Temperature, power and the power limit are asked separately: a GPU
+    that does not report one (NVML's "not supported") still reports the rest.
     """
     import pynvml  # type: ignore[import-not-found, unused-ignore]
 
@@ -152,10 +155,13 @@ def _nvml_samples() -> list[GpuSample]:
         utilization = pynvml.nvmlDeviceGetUtilizationRates(handle)
         temperature: int | None = None
         power: float | None = None
+        limit: float | None = None
         with contextlib.suppress(Exception):  # NVMLError_NotSupported and kin: the figure is unknown
             temperature = int(pynvml.nvmlDeviceGetTemperature(handle, pynvml.NVML_TEMPERATURE_GPU))
         with contextlib.suppress(Exception):
             power = int(pynvml.nvmlDeviceGetPowerUsage(handle)) / 1000.0  # milliwatts
+        with contextlib.suppress(Exception):
+            limit = int(pynvml.nvmlDeviceGetPowerManagementLimit(handle)) / 1000.0
         samples.append(
             GpuSample(
                 index=index,
@@ -165,6 +171,7 @@ def _nvml_samples() -> list[GpuSample]:
                 utilization_pct=int(utilization.gpu),
                 temperature_c=temperature,
                 power_w=power,
+                power_limit_w=limit,
             )
         )
     return samples

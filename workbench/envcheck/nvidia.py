@@ -34,6 +34,7 @@ USAGE_FIELDS = (
     "utilization.gpu",
     "temperature.gpu",
     "power.draw",
+    "power.limit",
 )
 """What the live system sampler asks (once a second, :func:`query_gpu_usage`)."""
 _KEYS = {
@@ -47,6 +48,7 @@ _KEYS = {
     "compute_cap": "compute_capability",
     "temperature.gpu": "temperature_c",
     "power.draw": "power_w",
+    "power.limit": "power_limit_w",
 }
 _INTEGERS = ("index", "memory_total_mib", "memory_used_mib", "utilization_pct", "temperature_c")
 _CUDA_VERSION = re.compile(r"CUDA Version:\s*([0-9]+\.[0-9]+)")
@@ -76,8 +78,9 @@ def parse_query_csv(text: str, fields: tuple[str, ...] = QUERY_FIELDS) -> list[d
         for key in _INTEGERS:
             if key in row:
                 row[key] = _number(row[key])
-        if "power_w" in row:
-            row["power_w"] = _float(row["power_w"])
+        for key in ("power_w", "power_limit_w"):
+            if key in row:
+                row[key] = _float(row[key])
         if row.get("compute_capability") in ("[N/A]", ""):
             row["compute_capability"] = None
         gpus.append(row)

@@ -615,4 +615,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "GPU{index} {name} {used}/{total} GiB {util}%",
     ),
     "envscreen.system.no_gpu": ("no GPU", "无 GPU"),
+    "envscreen.system.temp": ("{temp}°C", "{temp}°C"),
+    "envscreen.system.power": ("{draw} W", "{draw} W"),
+    "envscreen.system.power_limit": ("{draw}/{limit} W", "{draw}/{limit} W"),
+    "envscreen.system.more": ("+{count} more", "另有 {count} 项"),
 }
