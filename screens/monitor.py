@@ -25,7 +25,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Log, Static
+from textual.widgets import Header, Log, Static
 
 from workbench.compare_runs import AlignedSeries, aligned_x, batch_size, compare_latest
 from workbench.events import AlertRaised, CheckpointSaved, RunFailed
@@ -44,6 +44,7 @@ from workbench.screens.widgets.chart_grid import (
     GridSource,
 )
 from workbench.screens.widgets.compare_table import CompareTable
+from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.widgets.overview import OverviewPane
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 from workbench.screens.widgets.ranks import RankTable
@@ -175,7 +176,7 @@ class MonitorScreen(WorkbenchScreen):
         with VerticalScroll(id="monitor-failure", classes="panel error-panel"):
             yield Static(id="monitor-failure-text", markup=False)
         yield Log(id="monitor-log", max_lines=2000)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#monitor-failure").display = False
@@ -189,12 +190,14 @@ class MonitorScreen(WorkbenchScreen):
         self._timer = self.set_interval(interval, self.tick)
         self.tick()
 
-    def on_show(self) -> None:
-        self._timer.resume()
-        self.tick()
+    def on_screen_resume(self) -> None:
+        if self.is_mounted:
+            self._timer.resume()
+            self.tick()
 
-    def on_hide(self) -> None:
-        self._timer.pause()  # hidden plots cost nothing
+    def on_screen_suspend(self) -> None:
+        """Another mode shown (Textual sends no Hide to a screen): a hidden monitor costs nothing."""
+        self._timer.pause()
 
     # -- following a job ------------------------------------------------------------------------
 

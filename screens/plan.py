@@ -27,13 +27,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Header, Static, TextArea
+from textual.widgets import DataTable, Header, Static, TextArea
 
 from workbench.i18n import t
 from workbench.parallel.estimate import human_bytes
 from workbench.parallel.facts import ModelFacts
 from workbench.parallel.validate import PlanReport
 from workbench.screens.base import WorkbenchScreen
+from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import Requests, WorkerResult
 
 DEFAULT_PLAN = "plan_cls_tp.yaml"
@@ -126,7 +127,7 @@ class PlanScreen(WorkbenchScreen):
             with Vertical(id="plan-right"):
                 yield TextArea(id="plan-yaml", show_line_numbers=True, tab_behavior="indent", soft_wrap=False)
                 yield Static(id="plan-findings")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#plan-params", DataTable)
@@ -148,12 +149,13 @@ class PlanScreen(WorkbenchScreen):
     def on_unmount(self) -> None:
         self._end_builder()
 
-    def on_hide(self) -> None:
-        """Leaving the mode ends a model build still running (it starts again when the mode shows)."""
+    def on_screen_suspend(self) -> None:
+        """Leaving the mode ends a model build still running (it starts again when the mode shows).
+        Textual sends a screen no Hide when another mode is shown: ScreenSuspend is the signal."""
         if self._end_builder():
             self.report = None
 
-    def on_show(self) -> None:
+    def on_screen_resume(self) -> None:
         if self.report is None and self.plan_path is not None and self.is_mounted:
             self.set_timer(FIRST_CHECK_DELAY_S, self._first_check)
 

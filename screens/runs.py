@@ -11,13 +11,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from workbench.i18n import cell_width, pad, t
 from workbench.runs import RunBrief, RunStore, RunSummary, read_run_brief, tail_last_step
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_duration, format_time, status_text
 from workbench.screens.jobs import resume_command
+from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import (
     DatasetChecked,
     PathRead,
@@ -193,7 +194,7 @@ class RunsScreen(WorkbenchScreen):
             yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="run-detail", classes="panel"):
                 yield Static(t("ui.runs.select"), id="run-detail-text", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -203,13 +204,16 @@ class RunsScreen(WorkbenchScreen):
         self.refresh_runs()
         self._timer = self.set_interval(REFRESH_S, self.refresh_runs)
 
-    def on_show(self) -> None:
-        self._timer.resume()
-        self.refresh_runs()
-        self.refresh_path()
+    def on_screen_resume(self) -> None:
+        if self.is_mounted:
+            self._timer.resume()
+            self.refresh_runs()
+            self.refresh_path()
 
-    def on_hide(self) -> None:
-        self._timer.pause()  # a hidden list costs nothing while a run trains
+    def on_screen_suspend(self) -> None:
+        """Another mode shown (Textual sends no Hide to a screen): a hidden list costs nothing while a
+        run trains."""
+        self._timer.pause()
 
     def on_resize(self) -> None:
         self.query_one("#runs-body").set_class(self.size.width < self.NARROW_BELOW, "narrow")

@@ -1,0 +1,85 @@
+"""A screen another mode covers costs nothing: its timers stop and its child processes end.
+
+Textual sends a screen no ``Hide`` when the app switches modes (``Hide`` is for widgets its own layout
+drops); ``ScreenSuspend``/``ScreenResume`` are the signals. Before the screens listened to them, the run
+list kept re-reading the workspace every 2 s under a live monitor, and a monitor left for the run list
+kept redrawing its charts — UI-thread work under the GIL the training thread shares.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from tests.ui.waiting import wait_for
+from workbench.screens.monitor import MonitorScreen
+from workbench.screens.plan import PlanScreen
+from workbench.screens.runs import RunsScreen
+
+
+def _count_calls(monkeypatch: pytest.MonkeyPatch, cls: type, name: str) -> list[int]:
+    calls = [0]
+    original = getattr(cls, name)
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(cls, name, counted)
+    return calls
+
+
+async def test_the_run_list_stops_refreshing_under_another_mode_and_catches_up_on_return(
+    make_app, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("workbench.screens.runs.REFRESH_S", 0.05)
+    refreshes = _count_calls(monkeypatch, RunsScreen, "refresh_runs")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: refreshes[0] >= 3)  # the list's own timer runs while shown
+        app.switch_mode("monitor")
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
+        await pilot.pause(0.1)
+        hidden_from = refreshes[0]
+        await pilot.pause(0.5)  # ten periods of the list's timer
+        assert refreshes[0] == hidden_from
+        app.switch_mode("runs")
+        await wait_for(pilot, lambda: refreshes[0] > hidden_from)  # re-read at once on return
+
+
+async def test_a_monitor_left_for_another_mode_stops_ticking(
+    make_app, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    ticks = _count_calls(monkeypatch, MonitorScreen, "tick")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.switch_mode("monitor")
+        await wait_for(pilot, lambda: ticks[0] >= 2)
+        app.switch_mode("runs")
+        await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen))
+        await pilot.pause(0.1)
+        hidden_from = ticks[0]
+        await pilot.pause(1.2)  # two periods of the monitor's 0.5 s tick
+        assert ticks[0] == hidden_from
+        app.switch_mode("monitor")
+        await wait_for(pilot, lambda: ticks[0] > hidden_from)
+
+
+async def test_leaving_the_plan_mode_ends_its_model_build(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.switch_mode("plan")
+        await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen))
+        screen = app.screen
+        assert isinstance(screen, PlanScreen)
+        builder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        try:
+            screen._proc = builder  # a model build in flight
+            app.switch_mode("runs")
+            await wait_for(pilot, lambda: builder.poll() is not None)
+        finally:
+            builder.kill()
+            builder.wait()
