@@ -23,11 +23,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from workbench.formatting import format_number
 from workbench.i18n import cell_width, t
 from workbench.screens.base import WorkbenchScreen
+from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import (
     CheckpointsListed,
     CompareFinished,
@@ -125,7 +126,7 @@ class CompareScreen(WorkbenchScreen):
                 yield Static(id="compare-findings", classes="compare-pane")
                 yield Static(id="compare-ops", classes="compare-pane")
                 yield Static(id="compare-matrix", classes="compare-pane")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         checkpoints = self.query_one("#checkpoints", DataTable)

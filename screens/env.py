@@ -21,7 +21,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from workbench.envcheck import (
     DEFAULT_PROBES,
@@ -44,6 +44,7 @@ from workbench.i18n import t
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.formatting import STATUS_VARIABLE
 from workbench.screens.widgets.env_system import EnvSystemPanel, system_entries
+from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import (
     ChecksFinished,
     FindingArrived,
@@ -116,7 +117,7 @@ class EnvScreen(WorkbenchScreen):
             with VerticalScroll(id="env-detail", classes="panel"):
                 yield Static(t("envscreen.select"), id="env-detail-text", markup=False)
         yield EnvSystemPanel(id="env-system", classes="panel")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

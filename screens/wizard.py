@@ -19,11 +19,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Header, OptionList, Static, TextArea
+from textual.widgets import Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from workbench.i18n import t
 from workbench.screens.base import WorkbenchScreen
+from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import FlowProbed, PasteDiagnosed, WizardExported
 
 PASTE = "__paste__"
@@ -68,7 +69,7 @@ class WizardScreen(WorkbenchScreen):
                 yield TextArea(id="wizard-text")
                 yield Static(id="wizard-evidence", classes="wizard-pane", markup=False)
                 yield Static(id="wizard-finding", classes="wizard-pane", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         from workbench.troubleshoot.flows import FLOWS
