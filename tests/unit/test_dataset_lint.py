@@ -328,3 +328,30 @@ def test_a_line_with_a_bad_label_still_reports_its_path(tmp_path: Path) -> None:
         ("train.txt", 3, "absolute_path"),
     } <= found, found
     assert ("train.txt", 1, "backslash") not in found
+
+
+@pytest.mark.parametrize("fmt", ["cls", "rec"])
+def test_each_list_file_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    """The readers hand the linter the lines they rejected: the path check on those lines no longer
+    reads train.txt / val.txt again (nor do the byte checks and the line count)."""
+    _img(tmp_path, "images/a.png")
+    if fmt == "cls":
+        (tmp_path / "label.txt").write_text("0 cat\n1 dog\n", encoding="utf-8")
+        train = b"images/a.png 0\r\nC:\\data\\b.png 9\r\n/abs/c.png x\r\n"
+        (tmp_path / "val.txt").write_text("images/a.png 1\n", encoding="utf-8")
+    else:
+        (tmp_path / "dict.txt").write_text("a\nb\n", encoding="utf-8")
+        train = b"images/a.png\tab\nC:\\data\\b.png\tzz\n/abs/c.png ab\n"
+        (tmp_path / "val.txt").write_text("images/a.png\tba\n", encoding="utf-8")
+    (tmp_path / "train.txt").write_bytes(train)
+    opened: list[str] = []
+    real_open = Path.open
+
+    def counting_open(self: Path, *args: object, **kwargs: object) -> object:
+        opened.append(self.name)
+        return real_open(self, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(Path, "open", counting_open)
+    found = _found(lint_dataset(tmp_path, fmt))
+    assert opened.count("train.txt") == 1 and opened.count("val.txt") == 1, opened
+    assert {("train.txt", 2, "backslash"), ("train.txt", 3, "absolute_path")} <= found, found

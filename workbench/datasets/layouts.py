@@ -16,7 +16,7 @@ Pure Python: no Paddle.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +77,16 @@ class RecLayout:
         return max((len(text) for split in self.samples.values() for _, text in split), default=0)
 
 
-def _read_lines(path: Path, problems: list[DatasetProblem]) -> list[str] | None:
-    """The file's lines without line endings, or ``None`` (and a problem) if it cannot be read."""
+def _read_lines(path: Path, problems: list[DatasetProblem], data: bytes | None = None) -> list[str] | None:
+    """The file's lines without line endings, or ``None`` (and a problem) if it cannot be read.
+
+    ``data``: the file's bytes when the caller has read them already (the linter reads each list once).
+    """
+    if data is not None:
+        try:
+            return data.decode("utf-8").splitlines()  # as read_text: splitlines takes \r\n and \r too
+        except UnicodeDecodeError:
+            return _lines_with_bad_bytes(path, problems, data)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -102,11 +110,11 @@ def _read_lines(path: Path, problems: list[DatasetProblem]) -> list[str] | None:
     return text.splitlines()
 
 
-def _lines_with_bad_bytes(path: Path, problems: list[DatasetProblem]) -> list[str]:
+def _lines_with_bad_bytes(path: Path, problems: list[DatasetProblem], data: bytes | None = None) -> list[str]:
     """A file that is not all UTF-8: a ``not_utf8`` problem on each line that is not, and every line
     read (bad bytes replaced) so the rest of the file is still checked."""
     lines: list[str] = []
-    for number, raw in enumerate(path.read_bytes().split(b"\n"), start=1):
+    for number, raw in enumerate((path.read_bytes() if data is None else data).split(b"\n"), start=1):
         try:
             lines.append(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
@@ -186,21 +194,38 @@ def read_cls_labels(root: Path, problems: list[DatasetProblem]) -> list[str]:
     return [names[i] for i in sorted(names)]
 
 
+@dataclass
+class ListLines:
+    """What a list reader tells the linter besides its samples (:func:`read_cls_list` and the others).
+
+    ``data`` goes in: the list file's bytes when the caller has read them already, so the file is read
+    once. ``accepted`` and ``rejected`` come out: ``(line number, path as written)`` for each sample
+    returned, and ``(line number, the line)`` for each non-blank line that gave no sample (a bad label,
+    a wrong separator, a missing image): the linter checks those lines' paths without reading the file
+    again.
+    """
+
+    data: bytes | None = None
+    accepted: list[tuple[int, str]] = field(default_factory=list)
+    rejected: list[tuple[int, str]] = field(default_factory=list)
+
+
 def _two_field_lines(
-    file: Path, separator: str, bad_key: str, problems: list[DatasetProblem]
-) -> Iterator[tuple[int, str, str]]:
-    """``(line number, first, second)`` for each well-formed non-blank line of a list file.
+    file: Path, separator: str, bad_key: str, problems: list[DatasetProblem], seen: ListLines | None
+) -> Iterator[tuple[int, str, str, str]]:
+    """``(line number, first, second, line)`` for each well-formed non-blank line of a list file.
 
     A line that is not exactly two non-empty fields split by ``separator`` becomes a ``bad_fields``
-    problem (message ``bad_key``, hint ``bad_key + ".hint"``) and is skipped; a missing or unreadable
-    file is reported by :func:`_read_lines` and yields nothing.
+    problem (message ``bad_key``, hint ``bad_key + ".hint"``) and is skipped (into ``seen.rejected``);
+    a missing or unreadable file is reported by :func:`_read_lines` and yields nothing.
     """
-    lines = _read_lines(file, problems)
+    lines = _read_lines(file, problems, seen.data if seen is not None else None)
     for number, raw in enumerate(lines or [], start=1):
         if not raw.strip():
             continue
         fields = raw.split(separator)
         if len(fields) != 2 or not fields[0] or not fields[1]:
+            _reject(seen, number, raw)
             code = line_shape_code(raw, separator)
             if code == "bad_fields":
                 message, hint = t(bad_key, text=raw[:60]), t(f"{bad_key}.hint")
@@ -209,7 +234,21 @@ def _two_field_lines(
                 message, hint = t(f"dataset.problem.{code}", text=shown), t(f"dataset.problem.{code}.hint")
             problems.append(DatasetProblem(str(file), number, code, message, hint))
             continue
-        yield number, fields[0], fields[1]
+        yield number, fields[0], fields[1], raw
+
+
+def _reject(seen: ListLines | None, number: int, raw: str) -> None:
+    if seen is not None:
+        seen.rejected.append((number, raw))
+
+
+def _record(seen: ListLines | None, number: int, rel: str, raw: str, path: Path | None) -> None:
+    """A line that passed the reader's checks: a sample if its image is there, else rejected."""
+    if seen is not None:
+        if path is not None:
+            seen.accepted.append((number, rel))
+        else:
+            seen.rejected.append((number, raw))
 
 
 def line_shape_code(raw: str, separator: str) -> str:
@@ -243,20 +282,23 @@ def read_cls_list(
     problems: list[DatasetProblem],
     *,
     check_files: bool = True,
-    record: list[tuple[int, str]] | None = None,
+    seen: ListLines | None = None,
 ) -> list[tuple[Path, int]]:
     """``<split>.txt``: ``<relative/path> <int label>``, exactly one space, label in range.
 
-    ``record`` (when given) receives ``(line number, path as written)`` for each sample returned, so the
-    linter can point at the line of a sample it finds more wrong with.
+    ``seen`` (the linter's): the file's bytes in, the line of each sample and each rejected line out, so
+    the linter can point at the line of a sample it finds more wrong with.
     """
     file = root / f"{split}.txt"
     samples: list[tuple[Path, int]] = []
-    for number, rel, label_text in _two_field_lines(file, " ", "training.data.bad_cls_line", problems):
+    for number, rel, label_text, raw in _two_field_lines(
+        file, " ", "training.data.bad_cls_line", problems, seen
+    ):
         if not label_text.lstrip("-").isdigit():
             problems.append(
                 DatasetProblem(str(file), number, "bad_label", t("training.data.bad_label", label=label_text))
             )
+            _reject(seen, number, raw)
             continue
         label = int(label_text)
         if num_classes and not 0 <= label < num_classes:
@@ -269,12 +311,12 @@ def read_cls_list(
                     t("training.data.label_range.hint"),
                 )
             )
+            _reject(seen, number, raw)
             continue
         path = _check_image(root, rel, file, number, problems) if check_files else root / rel
+        _record(seen, number, rel, raw, path)
         if path is not None:
             samples.append((path, label))
-            if record is not None:
-                record.append((number, rel))
     if not samples and not any(p.file == str(file) for p in problems):
         problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
     return samples
@@ -345,15 +387,15 @@ def read_rec_list(
     problems: list[DatasetProblem],
     *,
     check_files: bool = True,
-    record: list[tuple[int, str]] | None = None,
+    seen: ListLines | None = None,
 ) -> list[tuple[Path, str]]:
     """``<split>.txt``: ``<relative/path>\\t<text>``; every character of the text must be in ``dict.txt``.
 
-    ``record``: as for :func:`read_cls_list`.
+    ``seen``: as for :func:`read_cls_list`.
     """
     file = root / f"{split}.txt"
     samples: list[tuple[Path, str]] = []
-    for number, rel, text in _two_field_lines(file, "\t", "training.data.bad_rec_line", problems):
+    for number, rel, text, raw in _two_field_lines(file, "\t", "training.data.bad_rec_line", problems, seen):
         unknown = sorted({c for c in text if c not in charset})
         if charset and unknown:
             problems.append(
@@ -365,12 +407,12 @@ def read_rec_list(
                     t("training.data.unknown_char.hint"),
                 )
             )
+            _reject(seen, number, raw)
             continue
         path = _check_image(root, rel, file, number, problems) if check_files else root / rel
+        _record(seen, number, rel, raw, path)
         if path is not None:
             samples.append((path, text))
-            if record is not None:
-                record.append((number, rel))
     if not samples and not any(p.file == str(file) for p in problems):
         problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
     return samples
@@ -435,12 +477,15 @@ def read_det_list(
     problems: list[DatasetProblem],
     *,
     check_files: bool = True,
-    record: list[tuple[int, str]] | None = None,
+    seen: ListLines | None = None,
 ) -> list[tuple[Path, list[Polygon]]]:
-    """``<split>.txt``: ``<relative/path>\\t[{"transcription": ..., "points": [[x, y] x 4]}, ...]``."""
+    """``<split>.txt``: ``<relative/path>\\t[{"transcription": ..., "points": [[x, y] x 4]}, ...]``.
+
+    ``seen``: as for :func:`read_cls_list`.
+    """
     file = root / f"{split}.txt"
     samples: list[tuple[Path, list[Polygon]]] = []
-    for number, rel, text in _two_field_lines(file, "\t", "training.data.bad_rec_line", problems):
+    for number, rel, text, raw in _two_field_lines(file, "\t", "training.data.bad_rec_line", problems, seen):
         polygons, code, detail = _det_polygons(text)
         if polygons is None:
             problems.append(
@@ -452,12 +497,12 @@ def read_det_list(
                     t(f"dataset.problem.{code}.hint"),
                 )
             )
+            _reject(seen, number, raw)
             continue
         path = _check_image(root, rel, file, number, problems) if check_files else root / rel
+        _record(seen, number, rel, raw, path)
         if path is not None:
             samples.append((path, polygons))
-            if record is not None:
-                record.append((number, rel))
     if not samples and not any(p.file == str(file) for p in problems):
         problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
     return samples

@@ -25,6 +25,7 @@ from workbench.datasets.layouts import (
     SPLITS,
     DatasetError,
     DatasetProblem,
+    ListLines,
     Polygon,
     read_cls_labels,
     read_cls_list,
@@ -113,11 +114,19 @@ def guess_format(root: Path) -> str:
 # -- the bytes of the text files -------------------------------------------------------------------
 
 
-def _check_bytes(file: Path, errors: list[DatasetProblem], warnings: list[DatasetProblem], fmt: str) -> None:
-    """BOM, CRLF line ends, bytes that are not UTF-8 and (rec/det lists) trailing whitespace."""
+def _read_bytes(file: Path) -> bytes | None:
+    """The file's bytes, or ``None`` when it cannot be read (its reader then reads it and says why)."""
     try:
-        data = file.read_bytes()
+        return file.read_bytes()
     except OSError:
+        return None
+
+
+def _check_bytes(
+    file: Path, data: bytes | None, errors: list[DatasetProblem], warnings: list[DatasetProblem], fmt: str
+) -> None:
+    """BOM, CRLF line ends, bytes that are not UTF-8 and (rec/det lists) trailing whitespace."""
+    if data is None:
         return  # the reader reports a missing or unreadable file
     if data.startswith(b"\xef\xbb\xbf"):
         errors.append(_problem(file, 1, "bom"))
@@ -138,24 +147,31 @@ def _check_bytes(file: Path, errors: list[DatasetProblem], warnings: list[Datase
 
 @dataclass
 class _Split:
+    """One list file: its non-blank lines, what its reader saw (``seen.accepted`` line by line with
+    ``labels``, ``seen.rejected``)."""
+
     lines: int = 0
-    records: list[tuple[int, str]] = field(default_factory=list)
+    seen: ListLines = field(default_factory=ListLines)
     labels: list[Any] = field(default_factory=list)
 
+    @property
+    def records(self) -> list[tuple[int, str]]:
+        """``(line number, path as written)`` of each sample."""
+        return self.seen.accepted
 
-def _count_lines(file: Path) -> int:
-    try:
-        with file.open("rb") as handle:
-            return sum(1 for raw in handle if raw.strip())
-    except OSError:
-        return 0
+
+def _count_lines(data: bytes | None) -> int:
+    return 0 if data is None else sum(1 for raw in data.split(b"\n") if raw.strip())
 
 
 def _read_lists(
-    root: Path, fmt: str, errors: list[DatasetProblem]
+    root: Path, fmt: str, lists: dict[str, bytes | None], errors: list[DatasetProblem]
 ) -> tuple[dict[str, _Split], list[str], dict[int, int]]:
-    """Parse the lists through the layout readers; ``(splits, class names or charset, id -> line)``."""
-    splits = {name: _Split(lines=_count_lines(root / f"{name}.txt")) for name in SPLITS}
+    """Parse the lists (``lists``: each file's bytes, read once) through the layout readers;
+    ``(splits, class names or charset, id -> line)``."""
+    splits = {
+        name: _Split(lines=_count_lines(lists[name]), seen=ListLines(data=lists[name])) for name in SPLITS
+    }
     names: list[str] = []
     id_lines: dict[int, int] = {}
     if fmt == "cls":
@@ -168,17 +184,17 @@ def _read_lists(
         except (OSError, UnicodeDecodeError):
             pass
         for name, split in splits.items():
-            samples = read_cls_list(root, name, len(names), errors, check_files=False, record=split.records)
+            samples = read_cls_list(root, name, len(names), errors, check_files=False, seen=split.seen)
             split.labels = [label for _, label in samples]
     elif fmt == "rec":
         names = read_rec_charset(root, errors)
         known = set(names)
         for name, split in splits.items():
-            texts = read_rec_list(root, name, known, errors, check_files=False, record=split.records)
+            texts = read_rec_list(root, name, known, errors, check_files=False, seen=split.seen)
             split.labels = [text for _, text in texts]
     else:
         for name, split in splits.items():
-            boxes = read_det_list(root, name, errors, check_files=False, record=split.records)
+            boxes = read_det_list(root, name, errors, check_files=False, seen=split.seen)
             split.labels = [polygons for _, polygons in boxes]
     return splits, names, id_lines
 
@@ -239,19 +255,15 @@ def _check_rejected_paths(
     """Path problems on lines the reader rejected for another reason (a bad label, a wrong separator).
 
     Those lines never reach :func:`_check_paths_and_lines`, so ``C:\\data\\a.png 99`` used to report
-    only its label. Here the path is cut out as the format writes it (a tab before the label for
-    rec/det, the last blank for cls) and checked for what needs no label: absolute and backslash paths.
+    only its label. The reader hands them over (``ListLines.rejected``); here the path is cut out as
+    the format writes it (a tab before the label for rec/det, the last blank for cls) and checked for
+    what needs no label: absolute and backslash paths.
     """
     for name, split in splits.items():
         file = root / f"{name}.txt"
-        accepted = {number for number, _ in split.records}
-        try:
-            lines = file.read_bytes().decode("utf-8", errors="replace").split("\n")
-        except OSError:
-            continue
-        for number, raw in enumerate(lines, start=1):
-            text = raw.rstrip("\r").strip().lstrip("\ufeff")
-            if number in accepted or not text:
+        for number, raw in split.seen.rejected:
+            text = raw.strip().lstrip("\ufeff")
+            if not text:
                 continue
             fields = text.split("\t", 1) if fmt != "cls" or "\t" in text else text.rsplit(None, 1)
             rel = fields[0].strip()
@@ -342,9 +354,12 @@ def lint_dataset(
         return report
     errors, warnings = report.errors, report.warnings
     text_files = [("label.txt" if chosen == "cls" else "dict.txt")] if chosen != "det" else []
-    for name in [*text_files, "train.txt", "val.txt"]:
-        _check_bytes(base / name, errors, warnings, chosen)
-    splits, names, id_lines = _read_lists(base, chosen, errors)
+    lists = {name: _read_bytes(base / f"{name}.txt") for name in SPLITS}  # each list read once, here
+    for name in text_files:
+        _check_bytes(base / name, _read_bytes(base / name), errors, warnings, chosen)
+    for name in SPLITS:
+        _check_bytes(base / f"{name}.txt", lists[name], errors, warnings, chosen)
+    splits, names, id_lines = _read_lists(base, chosen, lists, errors)
     if progress is not None:
         progress("lines", sum(s.lines for s in splits.values()), sum(s.lines for s in splits.values()))
     present = _check_paths_and_lines(base, splits, errors)
