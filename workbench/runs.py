@@ -671,6 +671,25 @@ def read_run_config(run_dir: Path) -> dict[str, Any]:
     return config if isinstance(config, dict) else {}
 
 
+def add_run_config(run_dir: Path, extra: Mapping[str, Any]) -> list[str]:
+    """Add ``extra``'s keys that ``run.yaml``'s config lacks (a script joining a run the workbench made,
+    see ``track.init``); the run's own values win. Returns the keys whose values differ, kept as they
+    were. Raises ``OSError`` or ``yaml.YAMLError`` (a value YAML cannot hold) and writes nothing then.
+
+    Only the run's creator writes ``run.yaml`` otherwise, and only when it makes the run, so one writer
+    (a launched job's rank 0) may add to it later without a lock."""
+    doc = read_run_doc(run_dir)
+    config = doc.get("config")
+    own: dict[str, Any] = dict(config) if isinstance(config, dict) else {}
+    clashes = sorted(str(k) for k, v in extra.items() if k in own and own[k] != v)
+    added = {k: v for k, v in extra.items() if k not in own}
+    if added and doc:
+        doc["config"] = {**own, **added}
+        text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+        atomic_write_text(run_dir / "run.yaml", text)
+    return clashes
+
+
 def read_run_doc_environment(run_dir: Path) -> dict[str, Any]:
     """The ``environment`` section of ``run.yaml`` (``config_file``, ``resumed_from``…; empty if unreadable)."""
     env = read_run_doc(run_dir).get("environment", {})

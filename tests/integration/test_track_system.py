@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from workbench.runner.launched import attach
-from workbench.runs import RunStore, read_run
+from workbench.runs import RunStore, read_run, read_run_config
 from workbench.training.track import SYSTEM_ENV, system_metrics_enabled
 from workbench.troubleshoot.bundle import build_bundle
 
@@ -202,3 +202,145 @@ def test_under_a_launcher_rank_0_samples_the_whole_job_once(tmp_path: Path) -> N
     assert max(r["values"]["sys/rss_mb"] for r in system) > own + 96
     series = record.metrics.series("sys/rss_mb")
     assert series is not None and len(series) == len(system)
+
+
+# --------------------------------------------------------------------------- in a workbench-launched child
+
+CHILD_SCRIPT = textwrap.dedent(
+    """
+    import json, os, pathlib, sys, threading, time
+    from workbench import track
+
+    outcome = sys.argv[1]
+    run = track.init(name="my-script", config={"lr": 0.1, "layers": 2, "note": "mine"})
+    print("joined:", run.run_dir == pathlib.Path(os.environ["PADDLE_WORKBENCH_RUN_DIR"]), flush=True)
+    print("sampler:", None if run.sampler is None else "on", flush=True)
+    top = run.run_dir / "events.jsonl"
+
+    def system_rows():
+        lines = top.read_text().splitlines() if top.exists() else []
+        return sum(1 for line in lines if json.loads(line)["type"] == "system")
+
+    step, deadline = 0, time.monotonic() + 90
+    while step < 5 or (system_rows() < 2 and time.monotonic() < deadline):  # the job's sampler ran
+        step += 1
+        track.log(step, loss=1.0 / step)
+        time.sleep(0.05)
+    run.log(step + 1, loss=0.0)  # the handle writes where track.log does
+    print("threads:", sorted(t.name.split(":")[0] for t in threading.enumerate()), flush=True)
+    if outcome == "fail":
+        raise RuntimeError("the script broke")
+    if outcome == "finish":
+        run.finish()  # the script's part is over; the workbench still ends the run when the process does
+        track.log(step + 2, loss=0.0)
+    """
+)
+
+
+@pytest.mark.parametrize("outcome", ["exit", "finish", "fail"])
+def test_track_init_in_a_child_the_workbench_launched_joins_its_run(
+    tmp_path: Path, subprocess_env: dict[str, str], outcome: str
+) -> None:
+    from workbench.runner import start_launched
+
+    script = tmp_path / "user_train.py"
+    script.write_text(CHILD_SCRIPT)
+    store = RunStore(tmp_path / "ws")
+    env = dict(subprocess_env, PADDLE_WORKBENCH_WORKSPACE=str(store.workspace))
+    env.pop(SYSTEM_ENV, None)
+    job = start_launched(
+        store, "launched-script", [sys.executable, str(script), outcome],
+        config={"lr": 0.5, "epochs": 3}, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert job.wait(150)
+    logs = (job.run_dir / "logs.txt").read_text()
+    assert job.status == ("failed" if outcome == "fail" else "finished"), (job.result, logs[-3000:])
+    # One run, the workbench's: no second folder in its workspace, none in the script's working folder.
+    assert store.run_dirs() == [job.run_dir]
+    assert not (tmp_path / ".paddle-workbench").exists()
+    assert "joined: True" in logs and "sampler: None" in logs
+    # The script's metrics are in it, in its rank's stream, with every step (the last ones too).
+    record = read_run(job.run_dir)
+    assert record.summary.name == "launched-script"
+    last = max(
+        r["step"] for r in _rows(job.run_dir / "ranks" / "0" / "events.jsonl") if r["type"] == "metrics"
+    )
+    assert record.metrics.last_step == {0: last} and last >= 6
+    loss = record.metrics.series("loss")
+    assert loss is not None and len(loss) == last
+    # One sampler: the job's. The child started none, so no second set of rows anywhere.
+    assert "'system-sampler'" not in logs.split("threads:")[1]
+    top = _rows(job.run_dir / "events.jsonl")
+    assert len([r for r in top if r["type"] == "system"]) >= 2
+    assert not [r for r in _rows(job.run_dir / "ranks" / "0" / "events.jsonl") if r["type"] == "system"]
+    # One terminal event for the run (the workbench's, last), one for the rank (the script's end).
+    terminal = ("run_finished", "run_failed", "run_cancelled")
+    assert [r["type"] for r in top if r["type"] in terminal] == [top[-1]["type"]]
+    assert top[-1]["type"] == ("run_failed" if outcome == "fail" else "run_finished")
+    rank_rows = _rows(job.run_dir / "ranks" / "0" / "events.jsonl")
+    assert len([r for r in rank_rows if r["type"] in terminal]) == 1
+    if outcome == "fail":
+        assert record.failure is not None and "RuntimeError: the script broke" in record.failure.error
+        assert "raise RuntimeError" in record.failure.traceback
+    # The script's config joins the run's; the workbench's values win a clash, and the log says so.
+    assert read_run_config(job.run_dir) == {"lr": 0.5, "epochs": 3, "layers": 2, "note": "mine"}
+    assert "my-script" in logs and "lr" in logs
+
+
+CHILD_RANK = textwrap.dedent(
+    """
+    import sys, threading
+    from workbench import track
+
+    run = track.init(name="ranks-script", config={"world": 2})
+    for step in range(1, 6):
+        track.log(step, loss=1.0 / step + run.ctx.rank)
+    samplers = [t.name for t in threading.enumerate() if t.name.startswith("system-sampler")]
+    print(f"rank {run.ctx.rank} sampler:", run.sampler, samplers, flush=True)
+    """
+)
+
+
+def test_track_init_in_the_ranks_of_a_job_the_workbench_launched_joins_its_run(
+    tmp_path: Path, subprocess_env: dict[str, str]
+) -> None:
+    from workbench.runner import start_launched
+
+    (tmp_path / "launcher.py").write_text(LAUNCHER)
+    (tmp_path / "rank.py").write_text(CHILD_RANK)
+    store = RunStore(tmp_path / "ws")
+    env = dict(subprocess_env, PADDLE_WORKBENCH_WORKSPACE=str(store.workspace))
+    argv = [sys.executable, str(tmp_path / "launcher.py"), str(tmp_path / "rank.py"), str(tmp_path)]
+    job = start_launched(store, "two-ranks", argv, env=env, cwd=tmp_path, ranks=2)
+    assert job.wait(150)
+    logs = (job.run_dir / "logs.txt").read_text()
+    assert job.status == "finished", (job.result, logs[-3000:])
+    assert store.run_dirs() == [job.run_dir] and not (tmp_path / ".paddle-workbench").exists()
+    assert "rank 0 sampler: None []" in logs and "rank 1 sampler: None []" in logs
+    record = read_run(job.run_dir)
+    assert record.metrics.ranks() == [0, 1] and record.metrics.last_step == {0: 5, 1: 5}
+    assert read_run_config(job.run_dir) == {"world": 2}  # rank 0 recorded it; the launch had none
+    for rank in (0, 1):
+        rows = _rows(job.run_dir / "ranks" / str(rank) / "events.jsonl")
+        assert [r["type"] for r in rows if r["type"].startswith("run_")] == ["run_finished"]
+    top = _rows(job.run_dir / "events.jsonl")
+    assert [r["type"] for r in top if r["type"] in ("run_finished", "run_failed")] == ["run_finished"]
+
+
+def test_track_log_alone_in_a_launched_child_keeps_its_last_rows(
+    tmp_path: Path, subprocess_env: dict[str, str]
+) -> None:
+    from workbench.runner import start_launched
+
+    script = tmp_path / "plain.py"
+    script.write_text(
+        "from workbench import track\nfor step in range(1, 201):\n    track.log(step, loss=1.0)\n"
+    )
+    store = RunStore(tmp_path / "ws")
+    job = start_launched(
+        store, "plain", [sys.executable, str(script)], env=subprocess_env, system_metrics=False
+    )
+    assert job.wait(60) and job.status == "finished", job.result
+    # The script ends well inside the writer's flush interval: the rows still queued are written at exit.
+    assert read_run(job.run_dir).metrics.last_step == {0: 200}
+    assert store.run_dirs() == [job.run_dir]

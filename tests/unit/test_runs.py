@@ -5,6 +5,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+import yaml
+
 from workbench.events import CheckpointSaved, RunFinished, RunStarted
 from workbench.runs import (
     STATUS_FINISHED,
@@ -12,7 +15,10 @@ from workbench.runs import (
     STATUS_RUNNING,
     EventTailer,
     RunStore,
+    add_run_config,
     read_run,
+    read_run_config,
+    read_run_doc,
     resolve_workspace,
 )
 
@@ -131,3 +137,19 @@ def test_unusual_metric_values_never_kill_the_writer(store: RunStore) -> None:
     handle.close()
     rows = [json.loads(x) for x in (handle.run_dir / "events.jsonl").read_text().splitlines()]
     assert rows[0]["values"] == {"complex": "(1+2j)", "ok": 1.0} and rows[1]["step"] == 2
+
+
+def test_add_run_config_adds_missing_keys_and_keeps_the_runs_own(store: RunStore) -> None:
+    handle = store.create(
+        "launched", {"lr": 0.5, "epochs": 3}, fingerprint={"python": "3.11"}, kind="launched"
+    )
+    handle.close()
+    clashes = add_run_config(handle.run_dir, {"lr": 0.1, "epochs": 3, "layers": 2})
+    assert clashes == ["lr"]  # the same value is no clash
+    assert read_run_config(handle.run_dir) == {"lr": 0.5, "epochs": 3, "layers": 2}
+    doc = read_run_doc(handle.run_dir)
+    assert (doc["name"], doc["kind"], doc["environment"]) == ("launched", "launched", {"python": "3.11"})
+    # A value YAML cannot hold raises before anything is written.
+    with pytest.raises(yaml.YAMLError):
+        add_run_config(handle.run_dir, {"fn": object()})
+    assert read_run_config(handle.run_dir) == {"lr": 0.5, "epochs": 3, "layers": 2}

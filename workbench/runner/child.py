@@ -4,12 +4,18 @@ The runner puts ``PADDLE_WORKBENCH_RUN_DIR`` in the child's environment; each ra
 ``<run_dir>/ranks/<rank>/events.jsonl`` (rank from ``PADDLE_TRAINER_ID``, set by
 ``paddle.distributed.launch``, else 0). Use :func:`run_as_child` to wrap the child's main function:
 an exception becomes a ``run_failed`` event with its traceback before the process exits 1.
+
+A process has one writer for its rank's file, :func:`process_context`: ``run_as_child`` and
+``track.log`` / ``track.init`` (:mod:`workbench.training.track`) share it, so their rows never
+interleave and what is still queued at exit is written.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
+import threading
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +26,9 @@ from workbench.runner.context import JobCancelled, JobContext
 from workbench.runs import EventWriter
 
 RUN_DIR_ENV = "PADDLE_WORKBENCH_RUN_DIR"
+
+_process_ctx: JobContext | None = None
+_process_lock = threading.Lock()
 
 
 def current_rank() -> int:
@@ -50,9 +59,25 @@ def context_from_env(config: dict[str, Any] | None = None) -> JobContext | None:
     )
 
 
+def process_context() -> JobContext | None:
+    """This process's one context for its rank's events file (made on first use, its writer closed at
+    exit so the last rows are written), or ``None`` outside a launched job."""
+    global _process_ctx
+    run_dir = os.environ.get(RUN_DIR_ENV)
+    if not run_dir:
+        return None
+    with _process_lock:
+        ctx = _process_ctx
+        if ctx is None or ctx.run_dir != Path(run_dir) or ctx.rank != current_rank():
+            ctx = _process_ctx = context_from_env()
+            if ctx is not None:
+                atexit.register(ctx._writer.close)
+        return ctx
+
+
 def run_as_child(main: Callable[[JobContext], dict[str, Any] | None]) -> int:
     """Run ``main(ctx)`` and report its outcome as this rank's terminal event; return the exit code."""
-    ctx = context_from_env()
+    ctx = process_context()
     if ctx is None:
         print(
             f"{RUN_DIR_ENV} is not set: this script is meant to be started by the workbench", file=sys.stderr

@@ -4,7 +4,9 @@ Where the numbers go depends on where the code runs:
 
 * **inside a workbench job** (``task: custom`` code, a ``paddle.Model.fit`` callback, anything the
   training loop calls): into that job's run, next to the loop's own metrics;
-* **inside a launched child** (``$PADDLE_WORKBENCH_RUN_DIR`` set by the runner): into that rank's stream;
+* **inside a launched child** (``$PADDLE_WORKBENCH_RUN_DIR`` set by the runner, e.g. a script the
+  workbench started, or one rank of a job it runs under ``paddle.distributed.launch``): into that rank's
+  stream of the run the workbench made for it — ``track.init`` there joins that run (see :func:`init`);
 * **in a script of your own under** ``python -m paddle.distributed.launch``: into one run for the whole
   job — rank 0 creates it, each rank writes its own ``ranks/<r>/`` stream (see
   :mod:`workbench.runner.launcher`), as in runs the workbench launches itself;
@@ -23,7 +25,8 @@ processes, every GPU) once a second on a daemon thread of its own, as workbench 
 (:mod:`workbench.runner.system_sampler`); it stops when the run ends, however it ends. Under the launcher
 rank 0 samples for the whole job: the launcher process and every local rank under it. ``init(...,
 system=False)`` or ``PADDLE_WORKBENCH_SYSTEM_METRICS=0`` switches it off. Inside a workbench job, or a
-child the workbench launched, the job's own sampler already does this.
+child the workbench launched (where ``init`` joins the job's run), the job's own sampler already does
+this.
 """
 
 from __future__ import annotations
@@ -41,12 +44,21 @@ from typing import Any
 
 from workbench.events import AlertRaised, Event, RunCancelled, RunFailed, RunFinished, RunStarted
 from workbench.gitversion import code_version
+from workbench.i18n import t
 from workbench.metric_store import MetricStore
-from workbench.runner.child import RUN_DIR_ENV, context_from_env
+from workbench.runner.child import process_context
 from workbench.runner.context import JobContext
 from workbench.runner.launcher import LauncherJob, launcher_job
 from workbench.runner.system_sampler import SystemSampler
-from workbench.runs import EventTailer, EventWriter, RunHandle, RunStore, make_private_dir
+from workbench.runs import (
+    EventTailer,
+    EventWriter,
+    RunHandle,
+    RunStore,
+    add_run_config,
+    make_private_dir,
+    read_run_doc,
+)
 
 RANKS_WAIT_S = 5.0
 """How long rank 0, when it ends, waits for the other ranks' final events to decide the run's outcome."""
@@ -58,7 +70,7 @@ _OFF = ("0", "false", "no", "off")
 _local = threading.local()
 _lock = threading.Lock()
 _job_ctx: JobContext | None = None  # the in-process job that bound itself most recently
-_child_ctx: JobContext | None = None  # this process is a launched child
+_child_ended = False  # a ChildRun wrote this rank's final event (once per process)
 _own_run: TrackedRun | None = None  # a run this module created for a standalone script
 _hooks_installed = False
 _escaped: tuple[type[BaseException], BaseException] | None = None
@@ -239,6 +251,71 @@ class RankRun(TrackedRun):
         return RunFinished(step=step, summary={"ranks": self.job.world, "ranks_unreported": missing})
 
 
+class ChildRun(TrackedRun):
+    """What ``init`` returns in a child the workbench launched: the run the workbench made for it.
+
+    It writes where ``track.log`` does (this rank's stream, :func:`workbench.runner.child.process_context`)
+    and starts no sampler (the job's own samples the whole process tree). :meth:`finish` ends only the
+    script's part: this rank's final event, once per process. The run's own final event stays the
+    workbench's, written when the process exits (it reads this one: a failure with its traceback).
+    """
+
+    def __init__(self, ctx: JobContext, name: str) -> None:
+        self.ctx = ctx
+        self.name = name
+        self.finished = False
+        self.sampler = None
+
+    @property
+    def run_dir(self) -> Path:
+        return self.ctx.run_dir
+
+    def _end(self, terminal: Event) -> None:
+        global _child_ended
+        with _lock:
+            if _child_ended:
+                return
+            _child_ended = True
+        self.ctx.emit(terminal)
+        self.ctx.flush()
+
+
+def _join_child_run(
+    ctx: JobContext,
+    name: str | None,
+    config: dict[str, Any] | None,
+    workspace: str | os.PathLike[str] | None,
+    system: bool | None,
+) -> ChildRun:
+    """``init`` in a launched child: a handle on the workbench's run; what would shape a new run is
+    merged (config keys the run lacks, by rank 0) or left out, with one line in the run's log."""
+    import yaml  # already loaded by workbench.runs; named here for its error type
+
+    doc = read_run_doc(ctx.run_dir)
+    run_name = str(doc.get("name") or ctx.run_id)
+    own = doc.get("config")
+    run_config: dict[str, Any] = dict(own) if isinstance(own, dict) else {}
+    notes: list[str] = []
+    if name is not None and name != run_name:
+        notes.append(t("training.track.child_name", name=name))
+    if config:
+        try:
+            clashes = add_run_config(ctx.run_dir, config) if ctx.rank == 0 else []
+        except (OSError, yaml.YAMLError) as exc:
+            notes.append(t("training.track.child_config_unsaved", error=str(exc).splitlines()[0]))
+        else:
+            if clashes:
+                notes.append(t("training.track.child_config_kept", keys=", ".join(clashes)))
+        ctx.config = {**config, **run_config}  # what the run holds, as the script sees it
+    if workspace is not None:
+        notes.append(t("training.track.child_workspace", workspace=str(workspace)))
+    if system is False:
+        notes.append(t("training.track.child_system"))
+    if notes:
+        print(t("training.track.child_joined", run=ctx.run_id, notes="; ".join(notes)), file=sys.stderr)
+    return ChildRun(ctx, run_name)
+
+
 def _join_launcher_job(
     job: LauncherJob,
     name: str,
@@ -281,7 +358,6 @@ def unbind(ctx: JobContext) -> None:
 
 def current() -> JobContext | None:
     """The context ``track.log`` writes to now, or ``None`` when nothing is active (no run created)."""
-    global _child_ctx
     ctx: JobContext | None = getattr(_local, "ctx", None)
     if ctx is not None:
         return ctx
@@ -289,12 +365,7 @@ def current() -> JobContext | None:
         return _job_ctx
     if _own_run is not None:
         return _own_run.ctx
-    if os.environ.get(RUN_DIR_ENV):
-        with _lock:
-            if _child_ctx is None:
-                _child_ctx = context_from_env()
-        return _child_ctx
-    return None
+    return process_context()  # a launched child's rank stream (None elsewhere)
 
 
 # -- the public API ------------------------------------------------------------------------------
@@ -342,10 +413,27 @@ def init(
     Inside a workbench job this is not needed (and raises ``RuntimeError``: the job's run is already the
     target). A second ``init`` finishes the previous standalone run first. ``system``: record CPU,
     memory and GPUs once a second (``None``: yes, unless ``$PADDLE_WORKBENCH_SYSTEM_METRICS`` is ``0``).
+
+    In a child the workbench launched (``$PADDLE_WORKBENCH_RUN_DIR`` set: a script it started, a rank of
+    a job it runs) no run is created: the handle is the run the workbench made for this process, the one
+    ``track.log`` writes to, and no second sampler starts (the job's covers this process). ``name``,
+    ``workspace`` and ``system`` do not apply there; ``config`` keys the run's config lacks are added to
+    its ``run.yaml`` (by rank 0; the workbench's values win a clash); anything left out is one line in
+    the run's log. ``finish()`` (or the script's end) writes this rank's final event only; the run ends,
+    once, when the workbench sees the process exit.
     """
     global _own_run
     if getattr(_local, "ctx", None) is not None or _job_ctx is not None:
         raise RuntimeError("track.init() inside a workbench job: track.log() already writes to the job's run")
+    child = process_context()
+    if child is not None:
+        if isinstance(_own_run, ChildRun) and not _own_run.finished:
+            return _own_run
+        joined = _join_child_run(child, name, config, workspace, system)
+        with _lock:
+            _own_run = joined
+        _install_exit_hooks()
+        return joined
     run_name = name or Path(sys.argv[0] or "script").stem or "script"
     previous = _own_run
     if previous is not None:
@@ -399,7 +487,8 @@ def alert(kind: str, message: str, *, step: int | None = None, details: str = ""
 
 
 def finish(status: str = "finished", *, error: str = "") -> None:
-    """End the standalone run started by :func:`init` (no effect inside a workbench job)."""
+    """End the standalone run started by :func:`init` (no effect inside a workbench job; in a launched
+    child, the script's part: this rank's final event, see :func:`init`)."""
     run = _own_run
     if run is not None:
         run.finish(status, error=error)

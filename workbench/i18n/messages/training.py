@@ -14,6 +14,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "your own model: `entry: package.module:build` returns TrainParts",
         "自定义模型：`entry: 包.模块:build` 返回 TrainParts",
     ),
+    # -- track.init in a child the workbench launched (workbench.training.track) ------------------
+    "training.track.child_joined": (
+        "track.init: this script joins the workbench's run {run}; {notes}",
+        "track.init：此脚本加入工作台的运行 {run}；{notes}",
+    ),
+    "training.track.child_name": (
+        "the run keeps its name (not {name})",
+        "运行保留原名称（不使用 {name}）",
+    ),
+    "training.track.child_config_kept": (
+        "the run's config keeps its own {keys}",
+        "运行配置保留原有的 {keys}",
+    ),
+    "training.track.child_config_unsaved": (
+        "config not recorded ({error})",
+        "未记录配置（{error}）",
+    ),
+    "training.track.child_workspace": (
+        "workspace {workspace} not used",
+        "不使用工作区 {workspace}",
+    ),
+    "training.track.child_system": (
+        "system sampling stays as the workbench set it for the job",
+        "系统采样保持工作台为该任务的设置",
+    ),
     # -- dataset layouts (workbench.datasets.layouts) --------------------------------------------
     "training.data.missing_dir": ("dataset folder not found", "找不到数据集目录"),
     "training.data.missing_dir.hint": (
