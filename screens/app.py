@@ -33,6 +33,7 @@ from workbench.screens.dialogs import ConfirmScreen, ErrorScreen, HelpScreen, To
 from workbench.screens.jobs import RunsAndJobs
 from workbench.screens.modes import ordered_modes
 from workbench.screens.signals import install_stop_signals
+from workbench.screens.typeahead import TypeAheadMixin
 from workbench.screens.workers import Requests, worker_title
 from workbench.settings import WorkbenchSettings, resolve_settings
 from workbench.themes import load_theme_specs, resolve_theme_name, stylesheet_path
@@ -69,7 +70,7 @@ class _PrintCaptureWithDescriptor:
         return self._fd
 
 
-class WorkbenchApp(RunsAndJobs, App[int]):
+class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
     """Paddle Workbench."""
 
     CSS_PATH = str(stylesheet_path())
