@@ -14,6 +14,8 @@ from typing import Any
 
 from textual import events
 from textual.command import CommandPalette
+from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.widgets import DataTable, Input
 
 from tests.ui.pty_harness import Terminal, run_in_pty
@@ -83,6 +85,29 @@ async def test_keys_typed_while_the_dialog_is_being_built_land_in_its_field(make
         type_in_one_read(app, *"mine.yaml")
         dialog = await _train_dialog(pilot)
         await wait_for(pilot, lambda: dialog.query_one(Input).value == "mine.yaml")
+
+
+async def test_a_later_read_waits_for_the_keys_still_coming_back(make_app, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A second read ("ng") reaches the app after the dialog opened but before "lo" of the first read
+    ("tlo") have come back through the run list (on a busy terminal this happens): order is kept."""
+    app = make_app()
+    dispatch = MessagePump._dispatch_message
+    second_read: list[str] = []
+
+    async def run_list_behind(self: MessagePump, message: Message) -> None:
+        await dispatch(self, message)
+        is_t = isinstance(message, events.Key) and message.key == "t"
+        if isinstance(self, RunsScreen) and is_t and not second_read:
+            second_read.append("ng")  # "t" is on its way to the app; "lo" are still in the run list
+            type_in_one_read(app, *"ng")
+
+    monkeypatch.setattr(MessagePump, "_dispatch_message", run_list_behind)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen) and app.focused is not None)
+        type_in_one_read(app, "t", *"lo")
+        dialog = await _train_dialog(pilot)
+        await wait_for(pilot, lambda: dialog.query_one(Input).value == "long")
+        assert second_read
 
 
 async def test_keys_before_the_dialog_key_stay_with_the_screen_below(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
