@@ -2,7 +2,7 @@
 
 ``pilot.press`` waits until the app is idle after every key, so it cannot show this: a user's keys
 come in one terminal read. :func:`type_in_one_read` puts several keys in the app's queue at once, as
-Textual's driver does with the keys of one read. Each test here failed before the fix but the last.
+Textual's driver does with the keys of one read. Each test here failed before the fix except the command palette one.
 """
 
 from __future__ import annotations
@@ -108,6 +108,22 @@ async def test_a_later_read_waits_for_the_keys_still_coming_back(make_app, monke
         dialog = await _train_dialog(pilot)
         await wait_for(pilot, lambda: dialog.query_one(Input).value == "long")
         assert second_read
+
+
+async def test_a_burst_into_a_field_is_applied_in_the_order_typed(make_app) -> None:  # type: ignore[no-untyped-def]
+    """A field inserts characters as they reach it, but its editing keys (backspace, ctrl+a, ctrl+k) are
+    bindings, run when the key is back at the app: in one burst they acted after the characters typed
+    after them ("abc", backspace, "d" gave "abc")."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen) and app.focused is not None)
+        await pilot.press("t")
+        field = (await _train_dialog(pilot)).query_one(Input)
+        await pilot.press("x")
+        type_in_one_read(app, *"abc", "backspace", "d")
+        await wait_for(pilot, lambda: field.value == "xabd")
+        type_in_one_read(app, "\x01", "\x0b", *"long")  # ctrl+a, ctrl+k: start again
+        await wait_for(pilot, lambda: field.value == "long")
 
 
 async def test_keys_before_the_dialog_key_stay_with_the_screen_below(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
