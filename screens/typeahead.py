@@ -20,9 +20,9 @@ used by a widget on the way. It cannot see the second, so it sends a :class:`Key
 them to the same widget; the marker bubbles back the same way, behind them. Keys also wait while the
 showing screen is still being built (until it has mounted and focused its field). A key typed by hand
 finds nothing travelling and goes at once. Only a key that some binding names can change what the next
-key reaches, so keys wait for such a key only: a burst of characters into a field goes together. A key that comes back after a screen came up for another reason (a worker's error
-panel) is sent again to the screen showing. It holds for every modal (our dialogs, Textual's command
-palette) and every mode switch, with no code in the screens.
+key reaches, so keys wait for such a key only: a burst of characters into a field goes together. It
+holds for every modal (our dialogs, Textual's command palette) and every mode switch, with no code in
+the screens.
 """
 
 from __future__ import annotations
@@ -41,8 +41,9 @@ from textual.screen import Screen
 Typed = events.Key | events.Paste
 """What a user types: keys, and a bracketed paste (one event for the whole pasted text)."""
 
-DRAIN_TIMEOUT_S = 0.5
-"""A safety net only: if a widget keys were sent to goes away with a marker, stop waiting for it."""
+WAIT_LIMIT_S = 2.0
+"""A safety net only: if a marker is lost with a widget that went away, or a screen is closed before
+it mounted, the keys waiting go on after this long."""
 
 
 class KeysDrained(Message):
@@ -59,11 +60,11 @@ class TypeAheadMixin:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._read_for: weakref.WeakKeyDictionary[Typed, tuple[Screen[Any], MessagePump, bool]] = (
+        self._read_for: weakref.WeakKeyDictionary[Typed, tuple[MessagePump, bool]] = (
             weakref.WeakKeyDictionary()
         )
-        """For each key still travelling: the screen that showed when it was sent, where it went, and
-        whether a binding may act on it when it is back."""
+        """For each key still travelling (or used on the way and not yet collected): where it was sent,
+        and whether a binding may act on it when it is back."""
         self._held: list[Typed] = []
         """Keys waiting for the keys before them, or for the showing screen to be built, in order."""
         self._held_for: Screen[Any] | None = None
@@ -73,21 +74,12 @@ class TypeAheadMixin:
 
     async def on_event(self, event: events.Event) -> None:
         app = cast(App[Any], self)
-        if isinstance(event, (events.Key, events.Paste)) and app.screen_stack:
-            screen = app.screen
-            if event.is_forwarded:  # back up from the widget it was sent to
-                read = self._read_for.pop(event, None)
-                if read is None or read[0] is screen:
-                    await super().on_event(event)  # type: ignore[misc]
-                    return
-                # Another screen came up while it travelled (not through a key: those wait): send it
-                # there as if just read, ahead of any key waiting.
-                event = _fresh(event)
-                self._held.insert(0, event)
-            else:
-                self._held.append(event)
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded and app.screen_stack:
+            self._held.append(event)  # just read from the terminal
             await self._release()
             return
+        if isinstance(event, (events.Key, events.Paste)):
+            self._read_for.pop(event, None)  # back up from the widget it was sent to
         await super().on_event(event)  # type: ignore[misc]
 
     async def _release(self) -> None:
@@ -99,12 +91,12 @@ class TypeAheadMixin:
             if not screen.is_mounted:
                 self._wait_for_mount(screen)
                 return
-            if any(bound for _, _, bound in self._read_for.values()):
+            if any(bound for _, bound in self._read_for.values()):
                 self._drain()
                 if self._draining:
                     return
             event = self._held.pop(0)
-            self._read_for[event] = (screen, app.focused or screen, _may_be_bound(screen, event))
+            self._read_for[event] = (app.focused or screen, _may_be_bound(screen, event))
             await super().on_event(event)  # type: ignore[misc]
 
     def _wait_for_mount(self, screen: Screen[Any]) -> None:
@@ -114,6 +106,7 @@ class TypeAheadMixin:
             self._held_for = screen
             if not screen.call_later(app.call_later, self._mounted, screen):  # closing: nothing to wait for
                 app.call_later(self._mounted, screen)
+            app.set_timer(WAIT_LIMIT_S, partial(self._mounted, screen))
 
     async def _mounted(self, screen: Screen[Any]) -> None:
         if self._held_for is screen:
@@ -124,7 +117,7 @@ class TypeAheadMixin:
         """Send a marker after the keys still travelling, along the same widgets."""
         app = cast(App[Any], self)
         waiting = {id(to) for to in self._draining.values()}
-        travelling = {id(to): to for _, to, bound in self._read_for.values() if bound}
+        travelling = {id(to): to for to, bound in self._read_for.values() if bound}
         tokens = []
         for key, to in travelling.items():
             if key in waiting:
@@ -136,7 +129,7 @@ class TypeAheadMixin:
             else:  # closed: what it held will not come back
                 self._forget({key})
         if tokens:
-            app.set_timer(DRAIN_TIMEOUT_S, partial(self._drained, tokens))
+            app.set_timer(WAIT_LIMIT_S, partial(self._drained, tokens))
 
     async def on_keys_drained(self, message: KeysDrained) -> None:
         message.stop()
@@ -150,7 +143,7 @@ class TypeAheadMixin:
             await self._release()
 
     def _forget(self, sent_to: set[int]) -> None:
-        for event, (_, to, _) in list(self._read_for.items()):
+        for event, (to, _) in list(self._read_for.items()):
             if id(to) in sent_to:
                 del self._read_for[event]
 
@@ -162,10 +155,3 @@ def _may_be_bound(screen: Screen[Any], event: Typed) -> bool:
     if isinstance(event, events.Paste):
         return False
     return any(event.key in bindings.key_to_bindings for _, bindings in screen._binding_chain)
-
-
-def _fresh(event: Typed) -> Typed:
-    """The same key or paste as a new event, not yet forwarded: the app routes it as it does a read."""
-    if isinstance(event, events.Key):
-        return events.Key(event.key, event.character)
-    return events.Paste(event.text)
