@@ -46,7 +46,7 @@ test: setup-test lint typecheck
 bench: setup-test
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/metrics.py
-	$(BIN)/python benchmarks/monitor_overhead.py
+	$(BIN)/python benchmarks/monitor_overhead.py --grid
 	$(BIN)/python benchmarks/system_sampler.py
 	$(BIN)/python benchmarks/grid_ui_cpu.py
 	$(BIN)/python benchmarks/terminal_bandwidth.py

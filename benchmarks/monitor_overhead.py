@@ -208,9 +208,9 @@ def spread(values: list[float], scale: float = 1.0, digits: int = 3) -> str:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("seconds", nargs="?", type=float, default=10.0, help="per run (default 10)")
+    parser.add_argument("seconds", nargs="?", type=float, default=6.0, help="per run (default 6)")
     parser.add_argument("--grid", action="store_true", help="the chart grid on screen, 14 metrics a step")
-    parser.add_argument("--pairs", type=int, default=4, help="bare/monitored pairs per model (default 4)")
+    parser.add_argument("--pairs", type=int, default=8, help="bare/monitored pairs per model (default 8)")
     parser.add_argument("--settle", type=float, default=2.0, help="seconds before the settled window")
     parser.add_argument("--models", default="mlp,mlp10,cnn", help=f"from {', '.join(MODELS)}")
     parser.add_argument("--lag-seconds", type=float, default=6.0)
