@@ -15,8 +15,10 @@ workbench.parallel.facts``), which the screen ends when it goes away; a Pilot te
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -110,6 +112,10 @@ class PlanScreen(WorkbenchScreen):
         self.report: PlanReport | None = None
         self.requests = Requests()
         self._proc: subprocess.Popen[str] | None = None
+        self._builder_lock = threading.Lock()
+        self._checked_since_shown = False
+        """A check started since the mode was last shown (the first one waits for FIRST_CHECK_DELAY_S)."""
+        self._suspended = False
         self._check_timer: Timer | None = None
         self._saved_text = ""
         self._rows: list[str] = []
@@ -143,7 +149,7 @@ class PlanScreen(WorkbenchScreen):
 
     def _first_check(self) -> None:
         """Check once the mode has been shown a moment (passing through it builds no model)."""
-        if self.is_current and self.report is None:
+        if self.is_current and self.report is None and not self._checked_since_shown:
             self.check_now()
 
     def on_unmount(self) -> None:
@@ -152,12 +158,15 @@ class PlanScreen(WorkbenchScreen):
     def on_screen_suspend(self) -> None:
         """Leaving the mode ends a model build still running (it starts again when the mode shows).
         Textual sends a screen no Hide when another mode is shown: ScreenSuspend is the signal."""
+        self._suspended, self._checked_since_shown = True, False
         if self._end_builder():
             self.report = None
 
     def on_screen_resume(self) -> None:
-        if self.report is None and self.plan_path is not None and self.is_mounted:
+        """Back in the mode: check again if leaving it ended the check (the first showing is on_mount's)."""
+        if self._suspended and self.report is None and self.plan_path is not None and self.is_mounted:
             self.set_timer(FIRST_CHECK_DELAY_S, self._first_check)
+        self._suspended = False
 
     def _end_builder(self) -> bool:
         proc = self._proc
@@ -175,6 +184,8 @@ class PlanScreen(WorkbenchScreen):
     @on(TextArea.Changed, "#plan-yaml")
     def _text_changed(self) -> None:
         self._render_title()
+        if not self._checked_since_shown and self.text == self._saved_text:
+            return  # the file as loaded: the first check waits until the mode has been shown a moment
         if self._check_timer is not None:
             self._check_timer.stop()
         self.pending = True
@@ -184,6 +195,7 @@ class PlanScreen(WorkbenchScreen):
         """Check the buffer now (the facts are built first when this training config has none yet)."""
         assert self.plan_path is not None
         self.pending = False
+        self._checked_since_shown = True
         self._check(self.plan_path, self.text, self.requests.new("plan-check"))
 
     def _train_path(self, text: str) -> Path | None:
@@ -219,17 +231,23 @@ class PlanScreen(WorkbenchScreen):
         from workbench.parallel.facts import facts_from_dict
 
         self.post_message(PlanFactsBuilt(train=str(train)))
-        self._proc = subprocess.Popen(  # noqa: S603 - our own module, an argument list
-            [sys.executable, "-m", "workbench.parallel.facts", str(train)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
+        with self._builder_lock:  # one model build at a time: a newer check's replaces an older one's
+            self._end_builder()
+            proc = self._proc = subprocess.Popen(  # noqa: S603 - our own module, an argument list
+                [sys.executable, "-m", "workbench.parallel.facts", str(train)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
         try:
-            out, _ = self._proc.communicate(timeout=FACTS_TIMEOUT_S)
+            out, _ = proc.communicate(timeout=FACTS_TIMEOUT_S)
         except subprocess.TimeoutExpired:
-            self._proc.kill()
+            proc.kill()
+            proc.wait()
             out = ""
+        else:
+            if proc.returncode == -signal.SIGKILL:
+                return None  # ended by us (the mode was left, or a newer check took over): no finding
         lines = [line for line in out.splitlines() if line.startswith("{")]
         doc = json.loads(lines[-1]) if lines else {"error": [t("ui.plan.facts_failed", path=str(train))]}
         if "error" in doc:

@@ -83,3 +83,24 @@ async def test_leaving_the_plan_mode_ends_its_model_build(make_app) -> None:  # 
         finally:
             builder.kill()
             builder.wait()
+
+
+async def test_opening_the_plan_mode_builds_the_model_once(make_app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """The file loading into the editor, the first check and the screen's resume each asked for a check;
+    three model builds (each imports Paddle) ran side by side before."""
+    builds: list[subprocess.Popen[str]] = []
+    real_popen = subprocess.Popen
+
+    def counted(*args: Any, **kwargs: Any) -> subprocess.Popen[str]:
+        proc: subprocess.Popen[str] = real_popen(*args, **kwargs)
+        builds.append(proc)
+        return proc
+
+    monkeypatch.setattr("workbench.screens.plan.subprocess.Popen", counted)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.switch_mode("plan")
+        await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.report is not None)
+        await pilot.pause(0.5)
+        assert len(builds) == 1
+        assert all(proc.poll() is not None for proc in builds)

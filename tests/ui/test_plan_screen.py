@@ -54,7 +54,12 @@ def _placements(screen: PlanScreen, name: str) -> str:
 async def _checked(pilot, screen: PlanScreen) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause(0.1)
     await wait_for(
-        pilot, lambda: not screen.pending and screen.checked == screen.requests.latest("plan-check")
+        pilot,
+        lambda: (
+            not screen.pending
+            and screen.report is not None  # the first check waits until the mode has been shown a moment
+            and screen.checked == screen.requests.latest("plan-check")
+        ),
     )
     await pilot.pause(0.1)
 
