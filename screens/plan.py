@@ -15,7 +15,6 @@ workbench.parallel.facts``), which the screen ends when it goes away; a Pilot te
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
 import threading
@@ -113,6 +112,8 @@ class PlanScreen(WorkbenchScreen):
         self.requests = Requests()
         self._proc: subprocess.Popen[str] | None = None
         self._builder_lock = threading.Lock()
+        self._ended: set[int] = set()
+        """Builds this screen ended (left the mode, or a newer check took over): they report nothing."""
         self._checked_since_shown = False
         """A check started since the mode was last shown (the first one waits for FIRST_CHECK_DELAY_S)."""
         self._suspended = False
@@ -171,6 +172,7 @@ class PlanScreen(WorkbenchScreen):
     def _end_builder(self) -> bool:
         proc = self._proc
         if proc is not None and proc.poll() is None:
+            self._ended.add(proc.pid)
             proc.kill()
             return True
         return False
@@ -246,7 +248,7 @@ class PlanScreen(WorkbenchScreen):
             proc.wait()
             out = ""
         else:
-            if proc.returncode == -signal.SIGKILL:
+            if proc.pid in self._ended:
                 return None  # ended by us (the mode was left, or a newer check took over): no finding
         lines = [line for line in out.splitlines() if line.startswith("{")]
         doc = json.loads(lines[-1]) if lines else {"error": [t("ui.plan.facts_failed", path=str(train))]}
