@@ -116,7 +116,6 @@ class PlanScreen(WorkbenchScreen):
         """Builds this screen ended (left the mode, or a newer check took over): they report nothing."""
         self._checked_since_shown = False
         """A check started since the mode was last shown (the first one waits for FIRST_CHECK_DELAY_S)."""
-        self._suspended = False
         self._check_timer: Timer | None = None
         self._saved_text = ""
         self._rows: list[str] = []
@@ -159,15 +158,15 @@ class PlanScreen(WorkbenchScreen):
     def on_screen_suspend(self) -> None:
         """Leaving the mode ends a model build still running (it starts again when the mode shows).
         Textual sends a screen no Hide when another mode is shown: ScreenSuspend is the signal."""
-        self._suspended, self._checked_since_shown = True, False
+        self._checked_since_shown = False
         if self._end_builder():
             self.report = None
 
     def on_screen_resume(self) -> None:
-        """Back in the mode: check again if leaving it ended the check (the first showing is on_mount's)."""
-        if self._suspended and self.report is None and self.plan_path is not None and self.is_mounted:
+        """Back in the mode: check again if leaving it ended the check (``_first_check`` starts one
+        check however many of these timers and on_mount's fire)."""
+        if self.report is None and self.plan_path is not None and self.is_mounted:
             self.set_timer(FIRST_CHECK_DELAY_S, self._first_check)
-        self._suspended = False
 
     def _end_builder(self) -> bool:
         proc = self._proc

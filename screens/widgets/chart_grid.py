@@ -342,11 +342,19 @@ class ChartGrid(VerticalScroll):
             steps, values = _window(series, source, view.window)
             x = source.x(steps)
             return x, values, ((x, ema(values, view.smoothing)) if view.smoothing > 0 else None)
-        ex, ey = self._envelope(name, series, None).points()
-        if view.smoothing <= 0:
+        (ex, ey), smooth = self._envelope_points(name, series)
+        if smooth is None:
             return source.x(ex), ey, None
-        sx, sy = self._envelope(name, series, view.smoothing).points()
+        sx, sy = smooth
         return source.x(ex), ey, (source.x(sx), sy)
+
+    def _envelope_points(
+        self, key: str, series: MetricSeries
+    ) -> tuple[tuple[Floats, Floats], tuple[Floats, Floats] | None]:
+        """``(steps, values)`` of the series' envelope, and of its EMA's when the view smooths."""
+        raw = self._envelope(key, series, None).points()
+        smoothing = self.view.smoothing
+        return raw, (self._envelope(key, series, smoothing).points() if smoothing > 0 else None)
 
     def _envelope(self, name: str, series: MetricSeries, weight: float | None) -> Envelope:
         """The envelope of ``name`` (its EMA's with ``weight``), brought up to date."""
@@ -373,14 +381,13 @@ class ChartGrid(VerticalScroll):
             if other is None or not len(other):
                 continue
             key = f"{overlay.run_id}\n{name}"  # a run id never holds a newline
-            ex, ey = self._envelope(key, other, None).points()
+            (ex, y), smooth = self._envelope_points(key, other)
             x = overlay.x(ex)
             if x is None:
                 continue  # it cannot be placed on this axis (samples seen, no batch size)
-            y = ey
-            if view.smoothing > 0:
+            if smooth is not None:
                 plotted.append(PlotSeries("", x, y, f"{overlay.color} dim"))
-                sx, y = self._envelope(key, other, view.smoothing).points()
+                sx, y = smooth
                 x = overlay.x(sx)
                 if x is None:
                     continue
