@@ -5,17 +5,22 @@ the real ASGI app (real predictors, real preprocessing) through httpx's ASGI cli
 rate limits, body limits, JSON errors, metrics and the access log. The command test starts
 ``paddle-workbench serve`` on a free loopback port, checks its top-1 against the compare engine's
 predictor path for the same images, load-tests it at concurrency 1, 4 and 16, and stops it with
-SIGTERM (exit 0, port free). Every loop is bounded; nothing asserts on time.
+SIGTERM (exit 0, port free). The hostile-client tests run the real uvicorn server on 127.0.0.1 (port 0)
+with small limits and real sockets: silent and slow clients are cut off, failed authentications are
+limited per address, the stop timeout answers JSON, and no stop signal leaves a process behind. Every
+loop is bounded; nothing asserts on time (a wait for the server's close is bounded by a socket timeout).
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
+import dataclasses
 import importlib.util
 import json
 import os
 import queue
+import select
 import shutil
 import signal
 import socket
@@ -253,11 +258,16 @@ async def test_concurrent_requests_get_their_own_answers(workers: int, demo: Dem
 # -- the command --------------------------------------------------------------------------------------
 
 
-def _start(demo: Demo, *args: str) -> tuple[subprocess.Popen[str], str, queue.Queue[str]]:
+def _start(
+    demo: Demo, *args: str, new_session: bool = False
+) -> tuple[subprocess.Popen[str], str, queue.Queue[str]]:
+    """``paddle-workbench serve`` on a free loopback port (its own session when ``new_session``)."""
+    script = Path(sys.executable).with_name("paddle-workbench")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "workbench"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "workbench", "--workspace", str(demo.store.workspace), "serve",
-         demo.run_dir.name, "--port", "0", *args],
+        [*command, "--workspace", str(demo.store.workspace), "serve", demo.run_dir.name, "--port", "0", *args],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=demo.env(),
+        start_new_session=new_session,
     )  # fmt: skip
     lines: queue.Queue[str] = queue.Queue()
 
@@ -425,9 +435,9 @@ def _wait_in_flight(url: str, token: str) -> None:
 
 
 @contextlib.contextmanager
-def _server(demo: Demo) -> Iterator[tuple[subprocess.Popen[str], str, queue.Queue[str]]]:
+def _server(demo: Demo, *args: str) -> Iterator[tuple[subprocess.Popen[str], str, queue.Queue[str]]]:
     """A started server that is killed on the way out, whatever the test did (nothing left running)."""
-    proc, url, lines = _start(demo)
+    proc, url, lines = _start(demo, *args)
     try:
         yield proc, url, lines
     finally:
@@ -511,3 +521,245 @@ def test_serve_and_loadtest_reports_a_server_that_cannot_start(demo: Demo, tmp_p
     with pytest.raises(LoadtestInputError) as caught:
         serve_and_loadtest(demo.store.workspace, str(run), start_timeout_s=120)
     assert any("paddle-workbench compare" in m for m in caught.value.messages)
+
+
+# -- hostile clients: the real uvicorn server with small limits, real sockets --------------------------
+
+
+@contextlib.contextmanager
+def _uvicorn(served: Any, **limits: Any) -> Iterator[tuple[int, Any]]:
+    """The real server (uvicorn, the workbench's protocol and app) for ``served`` with ``limits`` on
+    127.0.0.1, port 0, in a thread; stopped and joined on the way out."""
+    from workbench.serve.server import access_logger, bind, build_server, run_server
+    from workbench.serve.telemetry import Telemetry
+
+    options = served.options.model_copy(update=limits)
+    # access_logger: the same logger as ``served``'s, its file handler back if another test closed it
+    # (the served fixture closes it at the end).
+    log = access_logger(served.export.log_dir)
+    state = dataclasses.replace(served, options=options, telemetry=Telemetry(), access_log=log)
+    server = build_server(state)
+    sock = bind("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    thread = threading.Thread(target=run_server, args=(server, sock, state.access_log), daemon=True)
+    thread.start()
+    try:
+        for _ in range(600):  # bounded: 30 s
+            if server.started:
+                break
+            time.sleep(0.05)
+        assert server.started, "uvicorn did not start"
+        yield port, state
+    finally:
+        server.stop()
+        thread.join(timeout=60)
+        assert not thread.is_alive(), "the server did not stop"
+
+
+def _read_to_close(sock: socket.socket, timeout: float = 30) -> bytes:
+    """Everything the server sends until it closes the connection (bounded by ``timeout`` per read)."""
+    sock.settimeout(timeout)
+    data = b""
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            return data
+        if not chunk:
+            return data
+        data += chunk
+
+
+def _trickle_until_answered(sock: socket.socket, piece: bytes, answered: bytes = b"") -> bytes:
+    """Send ``piece`` every 0.1 s (at most 300 times) until the server answers and closes; its answer.
+
+    ``answered``: bytes the server already sent (an early answer) — then trickle until it closes.
+    """
+    for _ in range(300):
+        readable, _, _ = select.select([sock], [], [], 0.1)
+        if readable:
+            chunk = b""
+            with contextlib.suppress(ConnectionResetError):
+                chunk = sock.recv(65536)
+            if not chunk:
+                return answered
+            answered += chunk
+            continue
+        try:
+            sock.sendall(piece)
+        except (BrokenPipeError, ConnectionResetError):
+            return answered + _read_to_close(sock)
+    raise AssertionError("the server kept a trickling connection open: " + repr(answered[:200]))
+
+
+def _json_answer(raw: bytes) -> tuple[int, dict[str, str], dict[str, Any]]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.lower().split(": ", 1) for line in lines[1:])
+    assert headers.get("content-type") == "application/json", raw[:300]
+    return int(lines[0].split()[1]), headers, json.loads(body)
+
+
+def test_silent_slow_and_malformed_clients_are_cut_off_with_json(served: Any) -> None:
+    """Finding 13: a silent socket, slow headers, a slow body, a body trickling after an early answer,
+    an idle kept-alive connection — each closed by the server within its limit; errors are JSON."""
+    limits = {"idle_timeout_s": 0.5, "header_timeout_s": 1.0, "body_timeout_s": 1.0}
+    with _uvicorn(served, **limits) as (port, state):
+        # Connects and sends nothing: closed, nothing said.
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            assert _read_to_close(sock) == b""
+
+        # Slowloris: a header line every 0.1 s never completes the headers: 408 JSON, closed.
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(b"GET /model HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            status, headers, doc = _json_answer(_trickle_until_answered(sock, b"X-Slow: 1\r\n"))
+        assert status == 408 and headers["connection"] == "close"
+        assert "headers did not arrive within 1 s" in doc["error"] and doc["request_id"]
+
+        # A body one byte every 0.1 s: the app answers 408 JSON and closes.
+        head = (
+            f"POST /predict HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n"
+            "Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n"
+        ).encode()
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(head + b'{"arrays": [')
+            status, headers, doc = _json_answer(_trickle_until_answered(sock, b"0"))
+        assert status == 408 and headers["connection"] == "close" and "body did not arrive" in doc["error"]
+
+        # No token: answered 401 at once without reading the body; the trickling body is then cut off.
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(head.replace(f"Authorization: Bearer {TOKEN}\r\n".encode(), b"") + b"{")
+            answer = _trickle_until_answered(sock, b"0")
+        status, _, doc = _json_answer(answer)
+        assert status == 401 and doc["error"]
+
+        # Kept alive after a response, then idle: closed.
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            answer = _read_to_close(sock)
+        assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b'{"status":"ok"}')
+
+        # Not HTTP: uvicorn's plain-text 400 becomes JSON.
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(b"\x16\x03\x01 not http\r\n\r\n")
+            status, _, doc = _json_answer(_read_to_close(sock))
+        assert status == 400 and "HTTP/1.1" in doc["error"]
+
+        # Headers past 16 KiB: the same JSON 400, before they are all read.
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(b"GET /model HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 20_000)
+            status, _, doc = _json_answer(_read_to_close(sock))
+        assert status == 400 and "16 KiB" in doc["error"]
+    log = (state.export.log_dir / "serve.log").read_text(encoding="utf-8")
+    assert "408 headers not complete in time" in log and "400 invalid HTTP request" in log
+    assert "Traceback" not in log
+
+
+def test_failed_authentications_are_limited_per_address(served: Any) -> None:
+    """Finding 13: wrong tokens get 429 after the allowance — even the right token from that address
+    then (so guessing stays slow) — while the holder of the token on another address is served."""
+    import httpx
+
+    wrong = {"Authorization": "Bearer wrong-token-wrong-token-wrong"}
+    with _uvicorn(served, auth_failure_burst=3, auth_failure_rate=0.01) as (port, _):
+        url = f"http://127.0.0.1:{port}/model"
+        with httpx.Client(timeout=30) as attacker:
+            codes = [attacker.get(url, headers=wrong).status_code for _ in range(3)]
+            assert codes == [401, 401, 401]
+            limited = attacker.get(url, headers=wrong)
+            assert limited.status_code == 429 and int(limited.headers["retry-after"]) >= 1
+            assert "failed authentications" in limited.json()["error"] and limited.json()["request_id"]
+            assert attacker.get(url, headers=AUTH).status_code == 429
+            assert attacker.get(url).status_code == 429  # no token at all: refused too
+            assert attacker.get(f"http://127.0.0.1:{port}/healthz").status_code == 200  # the open route
+        elsewhere = httpx.HTTPTransport(local_address="127.0.0.2")  # another loopback address
+        with httpx.Client(transport=elsewhere, timeout=30) as holder:
+            assert holder.get(url, headers=AUTH).status_code == 200
+            assert holder.get(url, headers=wrong).status_code == 401  # its own allowance
+
+
+async def test_an_unexpected_error_is_a_json_500(served: Any) -> None:
+    """Starlette answers an exception in a route with a plain-text 500; the app answers JSON."""
+    import httpx
+
+    from workbench.serve.app import create_app
+
+    app = create_app(served)
+
+    async def broken() -> None:
+        raise RuntimeError("a bug")
+
+    app.app.add_api_route("/broken", broken)  # type: ignore[attr-defined]
+    transport = httpx.ASGITransport(app=app, client=("127.0.0.10", 5000))
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        res = await client.get("/broken", headers=AUTH)
+    assert res.status_code == 500 and res.headers["content-type"] == "application/json"
+    assert res.json()["request_id"] and "a bug" not in res.text and "Traceback" not in res.text
+
+
+def test_stop_timeout_answers_json_and_says_one_line(demo: Demo) -> None:
+    """Finding 13: a request still running at the stop timeout gets a JSON 503 (not uvicorn's plain
+    500); the console gets one line about it and no traceback."""
+    from workbench.serve.auth import token_path
+
+    with _server(demo, "--stop-timeout", "1") as (proc, url, lines):
+        token = token_path(demo.store.workspace).read_text(encoding="utf-8").strip()
+        sock, _ = _half_sent_request(url, token, demo)
+        with sock:
+            _wait_in_flight(url, token)
+            proc.send_signal(signal.SIGTERM)
+            answer = _read_to_close(sock, timeout=60)
+        assert proc.wait(timeout=60) == 0
+        output = "".join(_wait_for(lines, "Stopped"))
+    status, headers, doc = _json_answer(answer)
+    assert status == 503 and headers["connection"] == "close", answer[:300]
+    assert "stopping" in doc["error"] and doc["request_id"]
+    after_stop = [line for line in output.splitlines() if line.strip()]
+    after_stop = after_stop[next(i for i, line in enumerate(after_stop) if "Stopping" in line) + 1 :]
+    assert len(after_stop) == 2, output  # the one line, then "Stopped"
+    assert "1 request(s) still running were cancelled" in after_stop[0] and "Stopped" in after_stop[1]
+    assert "Traceback" not in output and "Internal Server Error" not in output
+    log = (demo.run_dir / "serve.log").read_text(encoding="utf-8")
+    assert '"POST /predict" 503' in log and "Traceback" not in log
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: s.name)
+def test_every_stop_signal_leaves_no_process(demo: Demo, sig: signal.Signals) -> None:
+    """Finding 13 / "jobs end whole": SIGTERM, SIGINT and SIGHUP each stop ``paddle-workbench serve``
+    (with a pool of 2 predictors) like Ctrl-C — exit 0, port free — and no process of it is left."""
+    import httpx
+    import psutil
+
+    from workbench.serve.auth import token_path
+
+    proc, url, lines = _start(demo, "--workers", "2", new_session=True)
+    try:
+        token = token_path(demo.store.workspace).read_text(encoding="utf-8").strip()
+        res = httpx.post(
+            f"{url}/predict", json={"images": [_b64(demo.images[0])]},
+            headers={"Authorization": f"Bearer {token}"}, timeout=60,
+        )  # fmt: skip
+        assert res.status_code == 200, res.text
+        tree = [proc.pid, *(child.pid for child in psutil.Process(proc.pid).children(recursive=True))]
+        proc.send_signal(sig)
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+    assert code == 0, "".join(_drain(lines))
+    left = []
+    for process in psutil.process_iter(["pid", "cmdline"]):
+        with contextlib.suppress(psutil.Error, OSError):
+            if process.pid in tree or os.getsid(process.pid) == proc.pid:
+                left.append(process.info)
+    assert left == [], left
+    with socket.socket() as sock:  # the port is free again
+        sock.bind(("127.0.0.1", int(url.rsplit(":", 1)[1])))
+
+
+def _drain(lines: queue.Queue[str]) -> list[str]:
+    out = []
+    while not lines.empty():
+        out.append(lines.get())
+    return out

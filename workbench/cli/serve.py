@@ -3,7 +3,8 @@
 Presentation and order only; :mod:`workbench.serve` does the work. Everything that can be wrong with the
 input is checked before Paddle loads (the extra, the export and its manifest, the token file, the
 port), each problem with its fix and exit code 2. Then the predictors open, the socket listens, and the
-command runs until SIGTERM or Ctrl-C: in-flight requests finish and it exits 0 (a second signal: at
+command runs until SIGTERM, SIGHUP or Ctrl-C: in-flight requests finish (those still running after
+``--stop-timeout`` are answered 503 and counted in one console line) and it exits 0 (a second signal: at
 once). The token is never printed — only how to read it.
 """
 
@@ -60,6 +61,22 @@ def serve_command() -> click.Command:
         "--burst", type=click.IntRange(1, 10**7), default=defaults.burst, show_default=True,
         help=t("serve.cli.opt.burst"),
     )  # fmt: skip
+    @click.option(
+        "--header-timeout", type=click.FloatRange(0.1, 3600), default=defaults.header_timeout_s,
+        show_default=True, help=t("serve.cli.opt.header_timeout"),
+    )  # fmt: skip
+    @click.option(
+        "--body-timeout", type=click.FloatRange(0.1, 3600), default=defaults.body_timeout_s,
+        show_default=True, help=t("serve.cli.opt.body_timeout"),
+    )  # fmt: skip
+    @click.option(
+        "--idle-timeout", type=click.FloatRange(0.1, 3600), default=defaults.idle_timeout_s,
+        show_default=True, help=t("serve.cli.opt.idle_timeout"),
+    )  # fmt: skip
+    @click.option(
+        "--stop-timeout", type=click.FloatRange(0.1, 3600), default=defaults.graceful_timeout_s,
+        show_default=True, help=t("serve.cli.opt.stop_timeout"),
+    )  # fmt: skip
     @pass_settings
     @click.pass_context
     def serve(
@@ -74,6 +91,10 @@ def serve_command() -> click.Command:
         max_body_mb: float,
         rate: float,
         burst: int,
+        header_timeout: float,
+        body_timeout: float,
+        idle_timeout: float,
+        stop_timeout: float,
     ) -> None:
         from workbench.serve import SERVE_FIX, missing_modules
 
@@ -96,6 +117,8 @@ def serve_command() -> click.Command:
         options = ServeOptions(
             host=host, port=port, workers=workers, guard=guard,
             max_batch=max_batch, max_body_bytes=int(max_body_mb * 2**20), rate=rate, burst=burst,
+            header_timeout_s=header_timeout, body_timeout_s=body_timeout, idle_timeout_s=idle_timeout,
+            graceful_timeout_s=stop_timeout,
         )  # fmt: skip
         store = RunStore(settings.workspace)
         try:
@@ -120,8 +143,10 @@ def serve_command() -> click.Command:
 
                 import_paddle()
                 # Importing Paddle installs its own SIGTERM handler (a stack dump, then death): while the
-                # model loads, SIGTERM stops the command like Ctrl-C instead; the server installs its own.
+                # model loads, SIGTERM and SIGHUP stop the command like Ctrl-C instead; the server
+                # installs its own.
                 signal.signal(signal.SIGTERM, signal.default_int_handler)
+                signal.signal(signal.SIGHUP, signal.default_int_handler)
                 state = open_state(export, token, options)
             except KeyboardInterrupt:
                 console.print(t("serve.cli.stopped"), markup=False)
@@ -162,7 +187,11 @@ def serve_command() -> click.Command:
         def on_stop(signum: int) -> None:
             os.write(sys.stderr.fileno(), (t("serve.cli.stopping") + "\n").encode("utf-8"))
 
-        run_server(state, sock, on_stop)
+        def on_cancelled(count: int, seconds: float) -> None:
+            line = t("serve.cli.cancelled", count=count, seconds=f"{seconds:g}")
+            os.write(sys.stderr.fileno(), (line + "\n").encode("utf-8"))
+
+        run_server(state, sock, on_stop, on_cancelled)
         console.print(t("serve.cli.stopped"), markup=False)
         ctx.exit(EXIT_OK)
 

@@ -11,14 +11,15 @@ One idea per module:
 - :mod:`.preprocess`: request bodies (base64 images or arrays) → one input batch.
 - :mod:`.predictor`: the guard that keeps concurrent requests apart (a pool of predictors or a lock).
 - :mod:`.auth`: the bearer token (generated 0600 in the workspace, or from the environment).
-- :mod:`.ratelimit`: a token bucket per client address.
+- :mod:`.ratelimit`: a token bucket per client address (one for requests, one for failed authentications).
 - :mod:`.telemetry`: request counts and the latency histogram in Prometheus text.
 - :mod:`.app`: the ASGI application (FastAPI routes plus the body-size and access-log middleware).
-- :mod:`.server`: uvicorn with the lifecycle (first signal drains, second exits at once).
+- :mod:`.protocol`: uvicorn's HTTP/1.1 connection with idle, header and body time limits.
+- :mod:`.server`: uvicorn with the lifecycle (first signal drains until the stop timeout, second exits at once).
 - :mod:`.loadtest`: the bounded load generator (httpx) and its report.
 
-Nothing here imports Paddle at module level; only :mod:`.app`, :mod:`.server` and :mod:`.loadtest`
-import the extra's packages, and the commands check for them first (:func:`missing_modules`).
+Nothing here imports Paddle at module level; only :mod:`.app`, :mod:`.protocol`, :mod:`.server` and
+:mod:`.loadtest` import the extra's packages, and the commands check for them first (:func:`missing_modules`).
 """
 
 from __future__ import annotations

@@ -1,11 +1,16 @@
 """The ASGI application: FastAPI routes inside one outer middleware that does what every request needs.
 
 The outer middleware (pure ASGI, so it runs before any body is read) gives each request an id, refuses a
-declared body over the limit (413), checks the bearer token (401; only ``GET /healthz`` is open),
-takes a token from the client's rate bucket (429 with ``Retry-After``), counts the body as it arrives
-(413 when it grows past the limit without declaring it), turns any unexpected exception into a 500 JSON
-error (never a traceback to the client), and writes the access line (request id, client, method, path,
-status, latency — never a header, so never the token) to the run's ``serve.log`` and the metrics.
+declared body over the limit (413), refuses a client that has spent its allowance of failed
+authentications (429 with ``Retry-After``, before its token is even compared, so guessing stays slow),
+checks the bearer token (401, drawn from that allowance; only ``GET /healthz`` is open), takes a token
+from the client's rate bucket (429 with ``Retry-After``), counts the body as it arrives (413 when it
+grows past the limit without declaring it) and times it (408 when it is not all there within
+``body_timeout_s``), turns any unexpected exception into a 500 JSON error and a request cancelled by the
+stop timeout into a 503 JSON error (never a traceback, never uvicorn's plain-text 500), and writes the
+access line (request id, client, method, path, status, latency — never a header, so never the token) to
+the run's ``serve.log`` and the metrics. What happens before a request reaches the app (idle and
+header timeouts, malformed requests) is :mod:`workbench.serve.protocol`'s.
 
 Routes: ``POST /predict`` (``{"images": [base64, ...]}`` or ``{"arrays": [nested lists, ...]}``, up to
 ``max_batch`` items; one prediction per item), ``GET /healthz``, ``GET /metrics`` (Prometheus text),
@@ -34,7 +39,7 @@ from workbench.serve.auth import Token
 from workbench.serve.options import ServeOptions
 from workbench.serve.predictor import GuardedPredictor
 from workbench.serve.preprocess import Preprocessor, RequestInvalid
-from workbench.serve.ratelimit import RateLimiter, retry_after_header
+from workbench.serve.ratelimit import RateLimiter, client_key, retry_after_header
 from workbench.serve.source import ServedExport
 from workbench.serve.telemetry import CONTENT_TYPE, Telemetry
 
@@ -61,10 +66,13 @@ class ServeState:
     paddle_version: str
     access_log: logging.Logger
     limiter: RateLimiter = field(init=False)
+    auth_limiter: RateLimiter = field(init=False)
+    """Failed authentications per client (see :class:`Guardian`)."""
     telemetry: Telemetry = field(default_factory=Telemetry)
 
     def __post_init__(self) -> None:
         self.limiter = RateLimiter(self.options.rate, self.options.burst)
+        self.auth_limiter = RateLimiter(self.options.auth_failure_rate, self.options.auth_failure_burst)
 
     def model_doc(self) -> dict[str, Any]:
         manifest = self.export.manifest
@@ -85,8 +93,26 @@ class ServeState:
         }
 
 
-class BodyTooLarge(Exception):
+class BodyRefused(Exception):
+    """The body cannot be read to the end: answered ``status`` with ``message``, and the connection closed."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BodyTooLarge(BodyRefused):
     """The body grew past the limit while it was read."""
+
+    status = 413
+
+
+class BodyTimeout(BodyRefused):
+    """The body did not arrive within ``body_timeout_s`` of the headers."""
+
+    status = 408
 
 
 def _printable(text: str) -> str:
@@ -94,8 +120,12 @@ def _printable(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)[1:-1]
 
 
-def _json(status: int, error: str, request_id: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": error, "request_id": request_id, **extra}, status_code=status)
+def _json(status: int, error: str, request_id: str, close: bool = False, **extra: Any) -> JSONResponse:
+    """The error document; ``close``: the connection ends after it (its unread body is abandoned)."""
+    response = JSONResponse({"error": error, "request_id": request_id, **extra}, status_code=status)
+    if close:
+        response.headers["Connection"] = "close"
+    return response
 
 
 def _outputs(output: np.ndarray[Any, Any]) -> list[dict[str, Any]]:
@@ -127,7 +157,7 @@ class Guardian:
         scope.setdefault("state", {})["request_id"] = request_id
         path = str(scope.get("path", ""))
         route = path if path in ROUTES else "other"
-        client = (scope.get("client") or ("?", 0))[0]
+        client = str((scope.get("client") or ("?", 0))[0])
         status_box = [500]
         started = [False]
 
@@ -140,14 +170,27 @@ class Guardian:
             await send(message)
 
         received = [0]
+        body_done = [False]
         limit = state.options.max_body_bytes
+        body_deadline = asyncio.get_running_loop().time() + state.options.body_timeout_s
 
         async def receive_wrapper() -> Message:
-            message = await receive()
+            if body_done[0]:  # the body is in; what follows (a disconnect) is not timed
+                return await receive()
+            remaining = body_deadline - asyncio.get_running_loop().time()
+            try:
+                message = await asyncio.wait_for(receive(), max(remaining, 0.0))
+            except asyncio.TimeoutError:
+                raise BodyTimeout(
+                    t("serve.request.body_timeout", seconds=f"{state.options.body_timeout_s:g}")
+                ) from None
             if message["type"] == "http.request":
                 received[0] += len(message.get("body", b""))
                 if received[0] > limit:
-                    raise BodyTooLarge()
+                    raise BodyTooLarge(t("serve.request.too_large", limit=limit))
+                body_done[0] = not message.get("more_body", False)
+            else:
+                body_done[0] = True
             return message
 
         state.telemetry.in_flight += 1
@@ -158,9 +201,16 @@ class Guardian:
             else:
                 try:
                     await self.app(scope, receive_wrapper, send_wrapper)
-                except BodyTooLarge:
+                except BodyRefused as exc:
                     if not started[0]:
-                        await _json(413, t("serve.request.too_large", limit=limit), request_id)(
+                        await _json(exc.status, exc.message, request_id, close=True)(
+                            scope, receive, send_wrapper
+                        )
+                except asyncio.CancelledError:
+                    # The stop timeout cancelled it (:mod:`workbench.serve.server`): the client gets a JSON
+                    # 503 and the request ends here, so uvicorn logs no traceback and sends no plain text.
+                    if not started[0]:
+                        await _json(503, t("serve.request.cancelled"), request_id, close=True)(
                             scope, receive, send_wrapper
                         )
                 except Exception as exc:  # noqa: BLE001 - a 500 with an id, never a traceback to the client
@@ -180,22 +230,40 @@ class Guardian:
             )  # fmt: skip
 
     def _refuse(self, headers: dict[str, str], path: str, client: str, request_id: str) -> Response | None:
-        """The early answer (413/401/429) for a request that must not reach a route, or ``None``."""
+        """The early answer (413/429/401/429) for a request that must not reach a route, or ``None``.
+
+        A client whose failed authentications are spent is refused before its token is compared: were a
+        right token still served, a guesser would learn from the 200 at full speed. The allowance is per
+        address (:func:`~workbench.serve.ratelimit.client_key`), so a guesser elsewhere never locks the
+        token's holder out.
+        """
         state = self.state
         declared = headers.get("content-length", "")
         if declared.isdigit() and int(declared) > state.options.max_body_bytes:
             return _json(413, t("serve.request.too_large", limit=state.options.max_body_bytes), request_id)
-        if path not in OPEN_PATHS and not state.token.matches(headers.get("authorization")):
+        if path in OPEN_PATHS:
+            return None
+        key = client_key(client)
+        wait = state.auth_limiter.wait(key)
+        if wait > 0:
+            return _too_many(t("serve.request.auth_limited"), request_id, wait)
+        if not state.token.matches(headers.get("authorization")):
+            wait = state.auth_limiter.take(key)
+            if wait > 0:  # this failure is one too many
+                return _too_many(t("serve.request.auth_limited"), request_id, wait)
             response = _json(401, t("serve.request.unauthorized"), request_id)
             response.headers["WWW-Authenticate"] = "Bearer"
             return response
-        if path not in OPEN_PATHS:
-            wait = state.limiter.take(client)
-            if wait > 0:
-                response = _json(429, t("serve.request.rate_limited"), request_id, retry_after_s=wait)
-                response.headers["Retry-After"] = retry_after_header(wait)
-                return response
+        wait = state.limiter.take(key)
+        if wait > 0:
+            return _too_many(t("serve.request.rate_limited"), request_id, wait)
         return None
+
+
+def _too_many(error: str, request_id: str, wait: float) -> Response:
+    response = _json(429, error, request_id, retry_after_s=round(wait, 3))
+    response.headers["Retry-After"] = retry_after_header(wait)
+    return response
 
 
 def create_app(state: ServeState) -> ASGIApp:
@@ -219,8 +287,8 @@ def create_app(state: ServeState) -> ASGIApp:
         request_id = str(request.scope["state"]["request_id"])
         try:
             raw = await request.body()
-        except BodyTooLarge:  # grew past the limit without declaring it (chunked)
-            return _json(413, t("serve.request.too_large", limit=state.options.max_body_bytes), request_id)
+        except BodyRefused as exc:  # too large without declaring it (chunked), or too slow
+            return _json(exc.status, exc.message, request_id, close=True)
         try:
             body = json.loads(raw)
         except (ValueError, RecursionError):
@@ -252,5 +320,11 @@ def create_app(state: ServeState) -> ASGIApp:
     @api.exception_handler(405)
     async def not_allowed(request: Request, exc: Exception) -> Response:
         return _json(405, t("serve.request.not_allowed"), str(request.scope["state"]["request_id"]))
+
+    @api.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> Response:
+        # Starlette's own answer here is a plain-text 500; this one is JSON with the id (the exception
+        # is re-raised to :class:`Guardian`, which logs its type).
+        return _json(500, t("serve.request.internal"), str(request.scope["state"]["request_id"]))
 
     return Guardian(api, state)

@@ -1,7 +1,8 @@
 """The settings of one server (pydantic, so a bad value is reported like any other config problem).
 
-Defaults are the safe ones: loopback only, a bearer token always, a per-client rate limit, a small body
-limit. ``workers`` is the number of predictors: 1 (the default) is one predictor behind a lock, more is
+Defaults are the safe ones: loopback only, a bearer token always, a per-client rate limit and a
+stricter one for failed authentications, a small body limit, and time limits on every phase of a
+connection (idle, headers, body), so a slow or silent client cannot hold a connection open. ``workers`` is the number of predictors: 1 (the default) is one predictor behind a lock, more is
 a pool of that many predictors on owner threads. ``guard`` overrides that choice (for measuring).
 
 Why one predictor behind a lock by default: ``benchmarks/serve_pool.py`` on the demo export (2 shared
@@ -36,7 +37,22 @@ class ServeOptions(BaseModel):
     burst: int = Field(400, ge=1, le=10**7)
     """Requests a client may send at once before the rate applies."""
     graceful_timeout_s: float = Field(30.0, gt=0, le=3600)
-    """After the first signal: how long in-flight requests may take before they are cancelled."""
+    """After the first signal: how long in-flight requests may take before they are cancelled (each
+    cancelled request is answered 503 JSON)."""
+    header_timeout_s: float = Field(10.0, gt=0, le=3600)
+    """From the connection (or the end of the previous response) until the request's headers are
+    complete; a client that sends them more slowly (slowloris) gets 408 and the connection is closed."""
+    body_timeout_s: float = Field(30.0, gt=0, le=3600)
+    """From the end of the headers until the whole body has arrived; slower: 408, connection closed."""
+    idle_timeout_s: float = Field(5.0, gt=0, le=3600)
+    """Keep-alive: how long a connection may stay open with no request on it (also a new connection
+    that sends nothing); then it is closed."""
+    auth_failure_burst: int = Field(10, ge=1, le=10**6)
+    """Failed authentications (missing or wrong token) a client may make before it is refused with 429.
+    Counted per client address, apart from ``rate``: another address is never locked out."""
+    auth_failure_rate: float = Field(0.1, gt=0, le=1e6)
+    """Failed authentications per second a client regains afterwards (0.1: one more every 10 s). While
+    its allowance is spent, every request of that client to a guarded route is 429, whatever its token."""
 
     @property
     def chosen_guard(self) -> Guard:

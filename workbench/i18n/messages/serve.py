@@ -72,6 +72,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Requests a client may send at once before the rate applies.",
         "限流生效前客户端可一次性发送的请求数。",
     ),
+    "serve.cli.opt.header_timeout": (
+        "Seconds a client has to send a request's headers, from connecting or from the previous response "
+        "(slower: 408, connection closed).",
+        "客户端发送请求头的时限（秒），从连接建立或上一个响应结束算起（超时返回 408 并关闭连接）。",
+    ),
+    "serve.cli.opt.body_timeout": (
+        "Seconds a client has to send a request's body after its headers (slower: 408, connection closed).",
+        "客户端在请求头之后发送请求体的时限（秒）（超时返回 408 并关闭连接）。",
+    ),
+    "serve.cli.opt.idle_timeout": (
+        "Seconds a connection may stay open with no request on it (keep-alive) before it is closed.",
+        "连接上没有请求时保持打开的时长（秒，keep-alive），超时即关闭。",
+    ),
+    "serve.cli.opt.stop_timeout": (
+        "After SIGTERM, SIGHUP or Ctrl-C: seconds in-flight requests may still take; then they are "
+        "answered 503.",
+        "收到 SIGTERM、SIGHUP 或 Ctrl-C 后，进行中的请求最多还可运行的秒数；之后返回 503。",
+    ),
     "serve.cli.loading": ("Loading {name} from {path} …", "正在从 {path} 加载 {name} …"),
     "serve.cli.open_failed": (
         "Paddle Inference cannot open the export ({error}) — check it with 'paddle-workbench compare'",
@@ -96,15 +114,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "serve.cli.ready": (
         "Serving on {url} (guard {guard} × {workers}); access log {log}. "
-        "Ctrl-C or SIGTERM stops after in-flight requests; a second one exits at once.",
+        "Ctrl-C, SIGTERM or SIGHUP stops after in-flight requests; a second one exits at once.",
         "服务地址 {url}（隔离方式 {guard} × {workers}）；访问日志 {log}。"
-        "Ctrl-C 或 SIGTERM 会在处理完进行中的请求后停止；再按一次立即退出。",
+        "Ctrl-C、SIGTERM 或 SIGHUP 会在处理完进行中的请求后停止；再按一次立即退出。",
     ),
     "serve.cli.stopping": (
         "Stopping: no new connections; finishing in-flight requests (signal again to exit at once) …",
         "正在停止：不再接受新连接，处理完进行中的请求（再发一次信号立即退出）…",
     ),
     "serve.cli.stopped": ("Stopped; the port is free.", "已停止，端口已释放。"),
+    "serve.cli.cancelled": (
+        "Stop timeout ({seconds} s) reached: {count} request(s) still running were cancelled and answered "
+        "503 (raise --stop-timeout to let them finish).",
+        "已到停止时限（{seconds} 秒）：仍在运行的 {count} 个请求已被取消并返回 503（可调大 --stop-timeout 让其完成）。",
+    ),
     # -- serve: errors returned to clients ---------------------------------------------------------
     "serve.request.unauthorized": (
         "missing or wrong bearer token — send 'Authorization: Bearer <token>'",
@@ -113,6 +136,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "serve.request.rate_limited": (
         "too many requests from this client — retry after the Retry-After seconds",
         "该客户端请求过多——请在 Retry-After 秒后重试",
+    ),
+    "serve.request.auth_limited": (
+        "too many failed authentications from this address — retry after the Retry-After seconds with "
+        "'Authorization: Bearer <token>'",
+        "该地址认证失败次数过多——请在 Retry-After 秒后携带 'Authorization: Bearer <令牌>' 重试",
+    ),
+    "serve.request.header_timeout": (
+        "the request's headers did not arrive within {seconds} s — the connection is closed",
+        "请求头未在 {seconds} 秒内到达——连接已关闭",
+    ),
+    "serve.request.body_timeout": (
+        "the request body did not arrive within {seconds} s of its headers — the connection is closed",
+        "请求体未在请求头之后 {seconds} 秒内到达——连接已关闭",
+    ),
+    "serve.request.cancelled": (
+        "the server is stopping and this request did not finish in time — retry when it is back",
+        "服务正在停止，该请求未能及时完成——请在服务恢复后重试",
+    ),
+    "serve.request.invalid_http": (
+        "not a valid HTTP/1.1 request (or headers over 16 KiB)",
+        "不是有效的 HTTP/1.1 请求（或请求头超过 16 KiB）",
     ),
     "serve.request.too_large": (
         "request body over {limit} bytes — send fewer or smaller inputs",
