@@ -26,14 +26,13 @@ import json
 import os
 import re
 import secrets
-import stat
 import threading
 import time
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO
 
 import psutil
 import yaml
@@ -52,6 +51,8 @@ from workbench.events import (
     parse_float,
 )
 from workbench.i18n import t
+from workbench.permissions import PRIVATE_DIR, open_private, private_dir
+from workbench.permissions import tighten as tighten  # re-exported: its writers import it from here
 from workbench.settings_sources import DEFAULT_WORKSPACE, env_name, raw_setting
 
 if TYPE_CHECKING:  # numpy: the run list and the CLI start without it
@@ -80,41 +81,12 @@ def resolve_workspace(workspace: str | os.PathLike[str] | None = None) -> Path:
     return Path(str(found)).expanduser() if found else DEFAULT_WORKSPACE
 
 
-PRIVATE_DIR = 0o700
-PRIVATE_FILE = 0o600
-
-
-def open_private(path: Path, mode: str = "a", errors: str = "strict") -> TextIO:
-    """Open a text file for writing (``"a"`` or ``"w"``) that a new file gets created readable by its
-    owner only (0600): run folders hold configs, logs and weights that are nobody else's business."""
-    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if mode == "a" else os.O_TRUNC)
-    fd = os.open(path, flags, PRIVATE_FILE)
-    return cast(TextIO, open(fd, mode, encoding="utf-8", errors=errors))  # noqa: SIM115
-
-
 def make_private_dir(path: Path, *, exist_ok: bool = True) -> Path:
-    """``mkdir -p`` whose last folder is 0700 (the umask cannot widen it; an existing one is tightened)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """``mkdir -p`` whose folders it makes are 0700 (the umask cannot widen them) and whose last folder,
+    ours by name (a run, ``reports/``), is tightened if it existed."""
+    private_dir(path.parent)
     path.mkdir(mode=PRIVATE_DIR, exist_ok=exist_ok)
-    with contextlib.suppress(OSError):
-        os.chmod(path, PRIVATE_DIR)
-    return path
-
-
-def tighten(root: Path) -> None:
-    """Take group and other permissions off every folder and file under ``root`` (and ``root``).
-
-    Paddle's own writers (``paddle.save``, ``paddle.jit.save``) and ``mkdir`` follow the umask; a run
-    ends, or a report is written, with this pass so what the run holds is its owner's only. Links are
-    not followed; a file that vanished meanwhile is skipped.
-    """
-    for base, dirs, files in os.walk(root):
-        for name in [*dirs, *files, ""]:
-            target = os.path.join(base, name) if name else base
-            with contextlib.suppress(OSError):
-                st = os.lstat(target)
-                if not stat.S_ISLNK(st.st_mode) and stat.S_IMODE(st.st_mode) & 0o077:
-                    os.chmod(target, stat.S_IMODE(st.st_mode) & ~0o077)
+    return private_dir(path, ours=True)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -169,7 +141,7 @@ class EventWriter:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         self._fh: TextIO = open_private(path)  # closed in close()
         self._pending: deque[dict[str, Any]] = deque()
         self._flush_lock = threading.Lock()

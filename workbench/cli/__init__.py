@@ -27,8 +27,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point.
 
     Output goes through :func:`workbench.cli.output.install_pipe_guards` (a reader that closes the pipe
-    early never changes the exit code), and a usage error under ``--json`` is a JSON document too.
+    early never changes the exit code), and a usage error under ``--json`` is a JSON document too. The
+    umask is ``0o077`` from here on (:func:`workbench.permissions.private_umask`): whatever this command,
+    the TUI it may start, Paddle or a child process writes is its owner's only.
     """
+    from workbench.permissions import private_umask
+
+    private_umask()
     args = list(sys.argv[1:] if argv is None else argv)
     lang = _language_from_argv(args)
     set_language(lang if lang in ("en", "zh") else None)  # type: ignore[arg-type]

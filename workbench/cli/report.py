@@ -1,7 +1,9 @@
 """``paddle-workbench report RUN [--output FILE] [--redact] [--check/--no-check] [--json]``.
 
 Presentation only: :mod:`workbench.troubleshoot.bundle` collects and renders. Exit codes: 0 the report
-was written, 2 bad input (no such run, an output path that cannot be written).
+was written, 2 bad input (no such run, an output path that cannot be written, an ``--output`` whose
+markdown or JSON already exists: a report never replaces a file). What was taken out (environment dumps
+always, secrets and names with ``--redact``) is counted by kind on the way out.
 """
 
 from __future__ import annotations
@@ -41,7 +43,13 @@ def report_command() -> click.Command:
         json_mode: bool,
     ) -> None:
         from workbench.runs import RunStore
-        from workbench.troubleshoot.bundle import EnvMode, build_bundle, write_bundle
+        from workbench.troubleshoot.bundle import (
+            EnvMode,
+            ReportExists,
+            build_bundle,
+            redaction_summary,
+            write_bundle,
+        )
 
         console = human_console(json_mode)
 
@@ -66,12 +74,21 @@ def report_command() -> click.Command:
         )
         try:
             md_path, json_path = write_bundle(bundle, output, run_dir)
+        except ReportExists as exc:
+            bad_input(t("report.cli.exists", path=", ".join(str(p) for p in exc.paths)))
+            return
         except OSError as exc:
             bad_input(
                 t("report.cli.write_failed", path=str(output or run_dir), error=exc.strerror or str(exc))
             )
             return
         console.print(bundle.doc["environment"]["note"], markup=False)
+        if bundle.redactions:
+            total = sum(bundle.redactions.values())
+            console.print(
+                t("report.cli.redacted", total=total, summary=redaction_summary(bundle.redactions)),
+                markup=False,
+            )
         if json_mode:
             emit_json({"ok": True, "markdown": str(md_path), "json": str(json_path), "report": bundle.doc})
         else:

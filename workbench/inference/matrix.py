@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from workbench.permissions import open_private, private_dir
+
 MATRIX_FILE = "matrix.jsonl"
 COLUMNS = (
     "hardware",
@@ -58,9 +60,9 @@ def hardware_label(device: str = "cpu", accelerator: str | None = None) -> str:
 def append_rows(workspace: Path, rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Append rows (one line each); return them as written."""
     path = matrix_path(workspace)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     written = []
-    with open(path, "a", encoding="utf-8") as fh:
+    with open_private(path, "a") as fh:  # 0600 when new (the matrix names this machine's hardware)
         for row in rows:
             doc = {key: row.get(key) for key in COLUMNS}
             fh.write(json.dumps(doc, ensure_ascii=False, default=str) + "\n")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.i18n import t
+from workbench.permissions import private_dir
 
 TOKEN_ENV = "PADDLE_WORKBENCH_SERVE_TOKEN"
 MIN_TOKEN_CHARS = 16
@@ -58,7 +59,7 @@ def load_token(workspace: Path, environ: dict[str, str] | None = None) -> tuple[
             raise TokenProblem(t("serve.token.env_short", env=TOKEN_ENV, min=MIN_TOKEN_CHARS))
         return Token(given, "env"), False
     path = token_path(workspace)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent, ours=True)  # 0700: the token's folder is nobody else's either
     created = False
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

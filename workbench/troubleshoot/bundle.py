@@ -3,7 +3,14 @@
 What goes in: the environment verdicts (a stored ``check`` reused, one run now, or none — the report
 says which), the run's config and fingerprint, how it ended, the last lines of each log (per rank), its
 alerts, the compare reports it has (``reports/compare-*.json``) and the ``diagnose`` result over its
-logs. ``redact=True`` passes everything through :class:`~workbench.troubleshoot.redact.Redactor` first.
+logs. A report never carries a process environment: every dump is dropped
+(:class:`~workbench.troubleshoot.redact.EnvironmentFilter`) and only the variables that change Paddle's
+behaviour are listed. ``redact=True`` passes everything through
+:class:`~workbench.troubleshoot.redact.Redactor` too; what went is counted by kind (``doc["redactions"]``).
+
+Writing never replaces a file: an ``--output`` whose markdown or JSON exists is refused
+(:class:`ReportExists`), a default name taken in the same second gets ``-2``, ``-3``… Reports, their
+folders and stored checks are created owner-only (0600/0700).
 
 Stored environment checks live in ``<workspace>/reports/check-<time>.json`` (the ``check --json``
 document); running the check for a report writes one there, so the next report reuses it.
@@ -12,6 +19,7 @@ document); running the check for a report writes one there, so the next report r
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,10 +31,11 @@ import yaml
 from workbench.events import AlertRaised
 from workbench.i18n import t
 from workbench.overview import overview_of_record
+from workbench.permissions import create_private, private_dir
 from workbench.runs import read_run, read_run_doc_environment
 from workbench.troubleshoot.context import run_log_files, run_sources
 from workbench.troubleshoot.diagnose import DiagnoseInputError, diagnose_texts
-from workbench.troubleshoot.redact import Redactor
+from workbench.troubleshoot.redact import EnvironmentFilter, Redactor
 
 TAIL_LINES = 20
 """Last lines quoted per log (per rank)."""
@@ -41,6 +50,19 @@ class Bundle:
     doc: dict[str, Any]
     markdown: str
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def redactions(self) -> dict[str, int]:
+        """What was taken out, by kind (``environment``: variables of dropped dumps)."""
+        return dict(self.doc.get("redactions") or {})
+
+
+class ReportExists(FileExistsError):
+    """The report's markdown or JSON file is already there; nothing was written."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        super().__init__(", ".join(str(p) for p in paths))
+        self.paths = paths
 
 
 def stored_checks(workspace: Path) -> list[Path]:
@@ -74,8 +96,8 @@ def _environment(workspace: Path, mode: EnvMode, timeout_s: float) -> dict[str, 
     folder = workspace / "reports"
     path = folder / f"check-{time.strftime('%Y%m%d-%H%M%S')}.json"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(doc, default=str, ensure_ascii=False, indent=1), encoding="utf-8")
+        private_dir(folder, ours=True)
+        create_private(path, json.dumps(doc, default=str, ensure_ascii=False, indent=1))
     except OSError:
         pass
     return {"source": "ran", "file": str(path), "checks": doc["checks"], "note": t("report.env.ran")}
@@ -180,10 +202,18 @@ def build_bundle(
     # The monitor's overview (v): duration, best eval values, the user's code version, the dataset.
     overview = overview_of_record(run_dir, record).to_dict()
     doc["overview"] = {"summary": overview["summary"], "environment": overview["environment"]}
+    # Never a process environment, redacted or not: dumps go, Paddle's own variables are listed.
+    environ = EnvironmentFilter()
+    doc = environ.value(doc)
+    counts: dict[str, int] = {"environment": environ.dropped} if environ.dropped else {}
+    doc["environment_variables"] = dict(sorted(environ.variables.items()))
     if redact:
         hosts = Redactor.discover_hosts(text for _, text in sources)
-        doc = Redactor(hosts).value(doc)
+        redactor = Redactor(hosts)
+        doc = redactor.value(doc)
         doc["redacted"] = True
+        counts.update({kind: n for kind, n in sorted(redactor.counts.items()) if n})
+    doc["redactions"] = counts
     return Bundle(doc, to_markdown(doc))
 
 
@@ -205,6 +235,8 @@ def to_markdown(doc: dict[str, Any]) -> str:
     )
     if doc["redacted"]:
         out.append(f"_{t('report.md.redacted')}_\n")
+    if doc.get("redactions"):
+        out.append(f"_{t('report.md.redactions', summary=redaction_summary(doc['redactions']))}_\n")
     diagnosis = doc.get("diagnosis")
     out.append(f"\n## {t('report.md.diagnosis')}\n")
     if diagnosis and diagnosis["matches"]:
@@ -250,6 +282,11 @@ def to_markdown(doc: dict[str, Any]) -> str:
     for name, lines in doc["logs"].items():
         out.append(f"\n### {name}\n")
         out.append(_fence(lines))
+    out.append(f"\n## {t('report.md.env_vars')}\n\n")
+    if doc.get("environment_variables"):
+        out.append(_fence([f"{k}={v}" for k, v in doc["environment_variables"].items()]))
+    else:
+        out.append(t("report.md.none") + "\n")
     out.append(f"\n## {t('report.md.config')}\n")
     out.append("```yaml\n" + yaml.safe_dump(doc["config"], sort_keys=False, allow_unicode=True) + "```\n")
     out.append(f"\n## {t('report.md.fingerprint')}\n")
@@ -259,21 +296,63 @@ def to_markdown(doc: dict[str, Any]) -> str:
     return "".join(out)
 
 
+def redaction_summary(counts: dict[str, int]) -> str:
+    """``12 secret values, 3 host names, …`` in the user's language, largest first."""
+    shown = sorted(((n, kind) for kind, n in counts.items() if n), key=lambda item: (-item[0], item[1]))
+    return t("report.redact.sep").join(t(f"report.redact.kind.{kind}", count=n) for n, kind in shown)
+
+
+def json_beside(markdown: Path) -> Path:
+    """The JSON file written beside ``markdown`` (``X.md`` → ``X.json``; never ``markdown`` itself)."""
+    path = markdown.with_suffix(".json")
+    return path if path != markdown else markdown.with_name(markdown.name + ".json")
+
+
+MAX_NAME_TRIES = 100
+
+
 def write_bundle(bundle: Bundle, output: Path | None, run_dir: Path) -> tuple[Path, Path]:
-    """Write the markdown and the JSON beside it; return both paths (``OSError`` on failure)."""
-    if output is None:
-        output = run_dir / "reports" / f"report-{time.strftime('%Y%m%d-%H%M%S')}.md"
-    json_path = output.with_suffix(".json")
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(bundle.markdown, encoding="utf-8")
-    json_path.write_text(json.dumps(bundle.doc, ensure_ascii=False, indent=2, default=str), encoding="utf-8")
-    return output, json_path
+    """Write the markdown and the JSON beside it, both new files created 0600; return both paths.
+
+    Never replaces a file: a chosen ``output`` whose markdown or JSON exists raises
+    :class:`ReportExists` (nothing written); the default ``RUN/reports/report-<time>.md`` takes the next
+    free ``-2``, ``-3``… name. ``OSError`` on other failures."""
+    chosen = output is not None
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    text = json.dumps(bundle.doc, ensure_ascii=False, indent=2, default=str)
+    existing: list[Path] = []
+    for attempt in range(1, MAX_NAME_TRIES + 1):
+        suffix = "" if attempt == 1 else f"-{attempt}"
+        md_path = output if output is not None else run_dir / "reports" / f"report-{stamp}{suffix}.md"
+        json_path = json_beside(md_path)
+        existing = [p for p in (md_path, json_path) if os.path.lexists(p)]
+        if not existing:
+            private_dir(md_path.parent, ours=not chosen)
+            try:
+                create_private(md_path, bundle.markdown)
+            except FileExistsError:  # made meanwhile
+                existing = [md_path]
+            else:
+                try:
+                    create_private(json_path, text)
+                    return md_path, json_path
+                except BaseException as exc:  # never a markdown without its JSON
+                    md_path.unlink()
+                    if not isinstance(exc, FileExistsError):
+                        raise
+                    existing = [json_path]
+        if chosen:
+            break
+    raise ReportExists(existing)
 
 
 __all__ = [
     "Bundle",
     "EnvMode",
+    "ReportExists",
     "build_bundle",
+    "json_beside",
+    "redaction_summary",
     "stored_checks",
     "to_markdown",
     "write_bundle",
@@ -292,6 +371,7 @@ def write_findings(
     """The wizard's "export report": the walked flow's finding and/or a diagnosis as one markdown file in
     ``<workspace>/reports/wizard-<time>.md`` (``OSError`` if it cannot be written)."""
     doc: dict[str, Any] = {"title": title, "finding": finding, "diagnosis": diagnosis}
+    doc = EnvironmentFilter().value(doc)
     if redact:
         doc = Redactor().value(doc)
     out = [f"# {doc['title']}\n"]
@@ -306,8 +386,12 @@ def write_findings(
                 f"{i}. **{match['title']}** (`{match['id']}`)  \n   {match['cause']}  \n   → {match['fix']}\n"
             )
             out.append(_fence(match["evidence"]))
-    folder = workspace / "reports"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"wizard-{time.strftime('%Y%m%d-%H%M%S')}.md"
-    path.write_text("".join(out), encoding="utf-8")
-    return path
+    folder = private_dir(workspace / "reports", ours=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for attempt in range(1, MAX_NAME_TRIES + 1):
+        path = folder / (f"wizard-{stamp}.md" if attempt == 1 else f"wizard-{stamp}-{attempt}.md")
+        try:
+            return create_private(path, "".join(out))  # never over an earlier export
+        except FileExistsError:
+            continue
+    raise ReportExists([path])

@@ -868,6 +868,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{source}：{size} 超过 diagnose 的读取上限（{limit}）——请传入其末尾：tail -c 200M FILE | "
         "paddle-workbench diagnose --log -",
     ),
+    "diagnose.input.tail": (
+        "{source}: {size} is more than diagnose reads at once — read its last {kept}, from line {line}; "
+        "errors in the first {skipped} are not reported (pass that part on its own to check it)",
+        "{source}：{size} 超过 diagnose 一次读取的上限——已读取其最后 {kept}（从第 {line} 行起）；"
+        "前 {skipped} 中的错误不会报告（如需检查，请单独传入该部分）",
+    ),
+    "diagnose.input.over_total": (
+        "{source}: not read — the inputs before it already fill what diagnose reads at once ({limit}); "
+        "pass it on its own to check it",
+        "{source}：未读取——之前的输入已达到 diagnose 一次读取的上限（{limit}）；如需检查，请单独传入",
+    ),
     "diagnose.input.missing": ("{source}: no such file", "{source}：文件不存在"),
     "diagnose.input.is_dir": (
         "{source}: is a folder — pass a log file, or a run with --run",
@@ -931,8 +942,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "report.md.title": ("Paddle Workbench report: {run}", "Paddle Workbench 报告：{run}"),
     "report.md.summary": ("Status: **{status}**, last step {step}.", "状态：**{status}**，最后一步 {step}。"),
     "report.md.redacted": (
-        "Redacted: host names, IP addresses, user names in paths and token-like strings were replaced.",
-        "已脱敏：主机名、IP 地址、路径中的用户名和类似令牌的字符串已被替换。",
+        "Redacted: secrets (passwords, tokens, keys, credentials in URLs and headers, private keys), host "
+        "names, IP addresses and home paths were replaced.",
+        "已脱敏：密钥类信息（密码、令牌、密钥、URL 与请求头中的凭据、私钥）、主机名、IP 地址和主目录路径已被替换。",
+    ),
+    "report.md.redactions": ("Taken out: {summary}.", "已移除：{summary}。"),
+    "report.md.env_vars": (
+        "Environment variables that change Paddle's behaviour (nothing else of the environment is included)",
+        "影响 Paddle 行为的环境变量（不包含环境中的其他任何内容）",
+    ),
+    "report.redact.sep": (", ", "，"),
+    "report.redact.kind.environment": (
+        "{count} environment variable(s) of process-environment dumps",
+        "进程环境转储中的 {count} 个环境变量",
+    ),
+    "report.redact.kind.secret_value": ("{count} secret-named value(s)", "{count} 个以密钥命名的值"),
+    "report.redact.kind.auth_header": ("{count} auth header(s)", "{count} 个认证头"),
+    "report.redact.kind.url_credentials": ("{count} URL credential(s)", "{count} 个 URL 凭据"),
+    "report.redact.kind.private_key": ("{count} private key block(s) or line(s)", "{count} 个私钥块或私钥行"),
+    "report.redact.kind.token": ("{count} token(s)", "{count} 个令牌"),
+    "report.redact.kind.detected": (
+        "{count} secret(s) found by detect-secrets",
+        "detect-secrets 找到的 {count} 个密钥",
+    ),
+    "report.redact.kind.home_path": ("{count} home path(s)", "{count} 个主目录路径"),
+    "report.redact.kind.user": ("{count} user name(s)", "{count} 个用户名"),
+    "report.redact.kind.ip": ("{count} IP address(es)", "{count} 个 IP 地址"),
+    "report.redact.kind.host": ("{count} host name(s)", "{count} 个主机名"),
+    "report.cli.redacted": ("redacted {total}: {summary}", "已脱敏 {total} 处：{summary}"),
+    "report.cli.exists": (
+        "{path} already exists — a report never replaces a file; choose another --output (or leave it out "
+        "for RUN/reports/report-<time>.md)",
+        "{path} 已存在——报告从不覆盖文件；请换一个 --output（或省略它，写到 RUN/reports/report-<time>.md）",
     ),
     "report.md.diagnosis": ("Diagnosis", "诊断"),
     "report.md.failure": ("Failure", "失败信息"),
@@ -944,12 +985,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "report.md.fingerprint": ("Environment fingerprint (run.yaml)", "环境指纹（run.yaml）"),
     "report.md.none": ("None.", "无。"),
     "report.cli.opt.output": (
-        "Where to write the markdown (the JSON goes beside it); default: RUN/reports/report-<time>.md.",
-        "markdown 的写入位置（JSON 写在旁边）；默认：RUN/reports/report-<time>.md。",
+        "Where to write the markdown (the JSON goes beside it); refused if either exists; default: "
+        "RUN/reports/report-<time>.md.",
+        "markdown 的写入位置（JSON 写在旁边）；任一文件已存在则拒绝；默认：RUN/reports/report-<time>.md。",
     ),
     "report.cli.opt.redact": (
-        "Remove host names, IP addresses, user names in paths and token-like strings.",
-        "移除主机名、IP 地址、路径中的用户名和类似令牌的字符串。",
+        "Remove secrets (passwords, tokens, keys, URL and header credentials, private keys), host names, IP "
+        "addresses and home paths; prints a count of what went. Environment dumps are never included.",
+        "移除密钥类信息（密码、令牌、密钥、URL 与请求头凭据、私钥）、主机名、IP 地址和主目录路径，并打印移除的数量。"
+        "环境转储从不包含在内。",
     ),
     "report.cli.opt.check": (
         "Run the environment check now (--no-check: leave it out); default: reuse a stored one, else run it.",
