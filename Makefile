@@ -51,6 +51,7 @@ bench: setup-test
 	$(BIN)/python benchmarks/grid_ui_cpu.py
 	$(BIN)/python benchmarks/terminal_bandwidth.py
 	$(BIN)/python benchmarks/diagnose.py
+	$(BIN)/python benchmarks/textsafe.py
 	$(BIN)/python benchmarks/serve_pool.py
 	$(BIN)/python benchmarks/serve_load.py
 

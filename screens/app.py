@@ -30,6 +30,7 @@ from workbench.runs import RunStore
 from workbench.screens.base import help_rows
 from workbench.screens.commands import WorkbenchCommands, WorkbenchThemes
 from workbench.screens.dialogs import ConfirmScreen, ErrorScreen, HelpScreen, TooSmallScreen
+from workbench.screens.inert import INERT_FILTER
 from workbench.screens.jobs import RunsAndJobs
 from workbench.screens.modes import ordered_modes
 from workbench.screens.signals import install_stop_signals
@@ -173,8 +174,9 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         return {"panel-border": "#6b7385"}
 
     def get_line_filters(self) -> Sequence[LineFilter]:
-        """Textual's filters, plus a colour-depth preview when one was asked for (snapshots, docs)."""
-        filters = list(super().get_line_filters())
+        """Outside text made inert, Textual's filters, plus a colour-depth preview when one was asked for
+        (snapshots, docs)."""
+        filters = [INERT_FILTER, *super().get_line_filters()]
         if self._no_color_filter is not None:
             filters.append(self._no_color_filter)
         if self._preview_depth is not None:

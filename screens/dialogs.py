@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from workbench.i18n import t
 from workbench.screens.base import LocalizedBindingsMixin
+from workbench.screens.inert import InertStatic
 
 ResultT = TypeVar("ResultT")
 
@@ -113,9 +114,9 @@ class ErrorScreen(LocalizedModal[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="modal-box error-box"):
-            yield Static(self._title, classes="modal-title", markup=False)
+            yield InertStatic(self._title, classes="modal-title")
             with VerticalScroll():
-                yield Static(self._details, markup=False)
+                yield InertStatic(self._details)  # an exception's text: may quote outside input
             yield Static(t("ui.error.close_hint"), classes="dim")
 
     async def action_dismiss(self, result: None = None) -> None:
@@ -240,7 +241,7 @@ class TrainConfigScreen(LocalizedModal[str | None]):
         with Vertical(classes="modal-box"):
             yield Static(t(self._title_key), classes="modal-title")
             yield Input(value=self._suggestions[0] if self._suggestions else "", id="train-config")
-            yield Static("", id="train-error", markup=False)
+            yield InertStatic("", id="train-error")  # a config's error quotes the file
             if self._suggestions:
                 yield OptionList(
                     *(Option(path, id=path) for path in self._suggestions), id="train-suggestions"

@@ -43,6 +43,7 @@ from workbench.formatting import STATUS_ICONS
 from workbench.i18n import t
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.formatting import STATUS_VARIABLE
+from workbench.screens.inert import InertStatic
 from workbench.screens.widgets.env_system import EnvSystemPanel, system_entries
 from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import (
@@ -115,7 +116,7 @@ class EnvScreen(WorkbenchScreen):
         with Horizontal(id="env-body"):
             yield DataTable(id="env-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="env-detail", classes="panel"):
-                yield Static(t("envscreen.select"), id="env-detail-text", markup=False)
+                yield InertStatic(t("envscreen.select"), id="env-detail-text")  # facts read from the machine
         yield EnvSystemPanel(id="env-system", classes="panel")
         yield KeyFooter()
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from workbench.i18n import t
 from workbench.settings import WorkbenchSettings
+from workbench.textsafe import inert
 
 SESSION_LOG = "tui-output.log"
 
@@ -55,14 +56,14 @@ def run_tui(settings: WorkbenchSettings, demo: bool = False, open_run: str | Non
             log.writelines(line + "\n" for line in reports)
     with contextlib.suppress(OSError):  # after a hang-up the terminal cannot be written
         for line in reports:
-            sys.stderr.write(line + "\n")
+            sys.stderr.write(inert(line) + "\n")  # they name runs
         sys.stderr.flush()
     if app is not None and app.stop_signal is not None:
         return 128 + app.stop_signal  # stopped by SIGTERM / SIGHUP, runs checkpointed: not a crash
     if return_code:
         # Textual printed the crash while fds 1/2 were still captured: point at where it went.
         sys.stderr.write(t("ui.crashed", path=str(log_path)) + "\n")
-        sys.stderr.write(_tail(log_path, 40))
+        sys.stderr.write(inert(_tail(log_path, 40)))  # glog and child output: outside text
     return return_code
 
 

@@ -35,6 +35,7 @@ from workbench.runner import Job
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.dialogs import RunPickerScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_value, status_text
+from workbench.screens.inert import InertLog, InertStatic, inert
 from workbench.screens.widgets.chart_grid import (
     SMOOTHING_STEPS,
     WINDOW_STEPS,
@@ -168,14 +169,14 @@ class MonitorScreen(WorkbenchScreen):
             yield ChartGrid(id="monitor-grid")
             with Vertical(id="monitor-side", classes="panel"):
                 yield Static(id="monitor-values")
-                yield Static(id="monitor-events", markup=False)  # alert text comes from the run
+                yield InertStatic(id="monitor-events")  # alert text comes from the run
                 yield RankTable(id="monitor-ranks")
                 yield CompareTable(id="monitor-compare")
         yield OverviewPane(id="monitor-overview")  # v: shown in place of the curves
         yield SystemPane(id="monitor-system")
         with VerticalScroll(id="monitor-failure", classes="panel error-panel"):
-            yield Static(id="monitor-failure-text", markup=False)
-        yield Log(id="monitor-log", max_lines=2000)
+            yield InertStatic(id="monitor-failure-text")  # the run's error and traceback
+        yield InertLog(id="monitor-log", max_lines=2000)  # the run's output, a kit's log: outside text
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -292,7 +293,7 @@ class MonitorScreen(WorkbenchScreen):
         status = "paused" if job.paused and not job.done else job.status
         color = self.wb.theme_variable(STATUS_VARIABLE.get(status, "status-warn"))
         last = job.metrics.last_step.get(0)
-        title = Text.assemble((f"{job.run_id}  ", "bold"), status_text(status, color), "   ")
+        title = Text.assemble((f"{inert(job.run_id)}  ", "bold"), status_text(status, color), "   ")
         total = job.total_steps
         if last is not None and total:
             cells = PROGRESS_CELLS if self.size.width >= 110 else PROGRESS_CELLS // 3  # 80 columns: keep ETA
@@ -374,7 +375,7 @@ class MonitorScreen(WorkbenchScreen):
         for name, value in latest.items():
             if name.startswith("sys/"):
                 continue  # the system pane (y) shows them
-            table.add_row(Text(name, style="bold" if name == current else ""), format_value(value))
+            table.add_row(Text(inert(name), style="bold" if name == current else ""), format_value(value))
         if not self.grid_mode:  # hidden under the grid, and an update reflows the whole screen
             self.query_one("#monitor-values", Static).update(table)
         lines = []

@@ -17,6 +17,7 @@ from workbench.i18n import cell_width, pad, t
 from workbench.runs import RunBrief, RunStore, RunSummary, read_run_brief, tail_last_step
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_duration, format_time, status_text
+from workbench.screens.inert import InertStatic, inert
 from workbench.screens.jobs import resume_command
 from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import (
@@ -193,7 +194,8 @@ class RunsScreen(WorkbenchScreen):
         with Horizontal(id="runs-body"):
             yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="run-detail", classes="panel"):
-                yield Static(t("ui.runs.select"), id="run-detail-text", markup=False)
+                # errors, tracebacks and dataset lines come from outside: shown inert
+                yield InertStatic(t("ui.runs.select"), id="run-detail-text")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -307,7 +309,7 @@ class RunsScreen(WorkbenchScreen):
             for run in runs:
                 color = self.wb.theme_variable(STATUS_VARIABLE.get(run.status, "status-warn"))
                 table.add_row(
-                    Text(run.run_id),
+                    Text(inert(run.run_id)),
                     status_text(run.status, color),
                     str(run.last_step) if run.last_step is not None else t("common.none"),
                     format_time(run.started),

@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 
 from workbench.i18n import t
 from workbench.screens.base import WorkbenchScreen
+from workbench.screens.inert import InertStatic
 from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import FlowProbed, PasteDiagnosed, WizardExported
 
@@ -64,11 +65,11 @@ class WizardScreen(WorkbenchScreen):
         with Horizontal():
             yield OptionList(id="wizard-problems")
             with VerticalScroll(id="wizard-right"):
-                yield Static(t("ui.wizard.pick"), id="wizard-prompt", markup=False)
+                yield InertStatic(t("ui.wizard.pick"), id="wizard-prompt")  # may name the pasted source
                 yield OptionList(id="wizard-choices")
                 yield TextArea(id="wizard-text")
-                yield Static(id="wizard-evidence", classes="wizard-pane", markup=False)
-                yield Static(id="wizard-finding", classes="wizard-pane", markup=False)
+                yield InertStatic(id="wizard-evidence", classes="wizard-pane")  # quoted log lines
+                yield InertStatic(id="wizard-finding", classes="wizard-pane")
         yield KeyFooter()
 
     def on_mount(self) -> None:

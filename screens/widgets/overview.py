@@ -31,6 +31,7 @@ from workbench.screens.formatting import (
     format_value,
     status_text,
 )
+from workbench.screens.inert import inert, inert_content, inert_text
 from workbench.screens.workers import ConfigCopyWritten, RunDocRead
 
 if TYPE_CHECKING:
@@ -179,7 +180,7 @@ class OverviewPane(VerticalScroll):
             config.update("")
             return
         self.overview = overview = overview_of_job(self.job, self.doc, now=time.time())
-        title.update(Text(t("overview.title", run=overview.run_id), style="bold"))
+        title.update(Text(t("overview.title", run=inert(overview.run_id)), style="bold"))
         facts.update(
             Group(
                 *self._summary(overview),
@@ -191,14 +192,14 @@ class OverviewPane(VerticalScroll):
         )
         heading = Text(t("overview.section.config"), style="bold")
         body = config_yaml(overview) if overview.config else t("overview.not_recorded")
-        config.update(Group(heading, Text(body)))
+        config.update(Group(heading, Text(inert(body))))  # the user's values
 
     def _grid(self, heading: str, rows: list[tuple[str, RenderableType]]) -> list[RenderableType]:
         table = Table.grid(padding=(0, 2))
         table.add_column(no_wrap=True, style="bold", min_width=_label_width())
         table.add_column(overflow="fold")
-        for label, value in rows:
-            table.add_row(t(f"overview.field.{label}"), value)
+        for label, value in rows:  # names, errors, paths and sources come from the run: shown inert
+            table.add_row(t(f"overview.field.{label}"), inert_content(value))
         return [Text(heading, style="bold underline"), table]
 
     def _summary(self, overview: RunOverview) -> list[RenderableType]:
@@ -301,4 +302,4 @@ class OverviewPane(VerticalScroll):
             )
             for a in overview.alerts[-20:]
         ]
-        return [heading, *lines]
+        return [heading, *map(inert_text, lines)]

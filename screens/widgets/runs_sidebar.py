@@ -33,6 +33,7 @@ from textual.worker import Worker
 
 from workbench.compare_runs import RunEntry, list_entries, matches
 from workbench.i18n import t
+from workbench.screens.inert import inert
 from workbench.screens.workers import CompareRunsListed, OverlayLoaded
 
 if TYPE_CHECKING:
@@ -176,10 +177,10 @@ class RunsSidebar(Vertical):
             mark = "…"
         else:
             mark = "●" if run is not None else "○"
-        head = Text.assemble((f"{mark} ", colour or "dim"), (entry.run_id, colour))
+        head = Text.assemble((f"{mark} ", colour or "dim"), (inert(entry.run_id), colour))
         facts = [t("ui.runs_sidebar.followed") if followed else "", t(f"status.{entry.status}"), entry.task]
         facts += [f"#{tag}" for tag in entry.tags]
-        line = Text(" · ".join(f for f in facts if f), style="dim")
+        line = Text(inert(" · ".join(f for f in facts if f)), style="dim")  # task and tags: the user's
         return Group(head, Padding(line, (0, 0, 0, 2)))  # the facts wrap under themselves
 
     def show_entries(self) -> None:

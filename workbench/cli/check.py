@@ -31,6 +31,7 @@ from workbench.envcheck.report import findings_table, fixes, status_text, summar
 from workbench.envcheck.rules._base import rule_title
 from workbench.i18n import t
 from workbench.settings import WorkbenchSettings
+from workbench.textsafe import inert
 
 
 def _print_human(console: Console, report: CheckReport) -> None:
@@ -117,7 +118,7 @@ def check_command() -> click.Command:
         if json_mode:
             emit_json(report.to_dict())
         elif markdown_mode:
-            sys.stdout.write(markdown_report(report))
+            sys.stdout.write(inert(markdown_report(report)))  # facts read from the machine: shown inert
             sys.stdout.flush()
         else:
             _print_human(console, report)

@@ -10,6 +10,11 @@ the CLI starts). The first write that fails with ``EPIPE`` (the reader closed th
 terminal hung up) silences that stream for the rest of the process — the descriptor is pointed at
 ``/dev/null``, so C-level writers and the interpreter's final flush are silent too — and the command
 carries on and exits with its own verdict. One mechanism for every command, no per-command special cases.
+
+**Outside text is inert.** Every human line goes through :func:`human_console`, an :class:`InertConsole`:
+file names, dataset lines, layer names, config values and log excerpts inside it reach the terminal with
+their escape and control characters shown visibly (:mod:`workbench.textsafe`), never interpreted. JSON
+keeps the data as it is (``json.dumps`` escapes control characters itself).
 """
 
 from __future__ import annotations
@@ -20,14 +25,16 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.segment import Segment
 from rich.text import Text
 
 from workbench.config.errors import ConfigIssue
 from workbench.i18n import t
+from workbench.textsafe import inert, needs_inert
 
 EXIT_OK = 0
 EXIT_FAILURES = 1
@@ -163,12 +170,32 @@ def pipe_guard(name: str) -> ClosedPipeGuard | None:
     return None
 
 
+class InertConsole(Console):
+    """A Rich console that never lets a text segment's control characters reach the terminal.
+
+    The chokepoint for CLI output: whatever a command prints (a ``Text`` holding a file name, a table of
+    layer names, a markup string with a log line in it), each text segment passes
+    :func:`~workbench.textsafe.inert` on its way out; Rich's own control segments (cursor moves of a
+    progress bar) and styles are untouched. Rich already drops BEL, BS, VT, FF and CR from text; ESC, the
+    other C0 controls, C1 controls and bidi overrides become visible here. Text without any costs one scan.
+    """
+
+    def render(self, renderable: RenderableType, options: ConsoleOptions | None = None) -> Iterable[Segment]:
+        for segment in super().render(renderable, options):
+            text, style, control = segment
+            if control is None and needs_inert(text):
+                yield Segment(inert(text), style)
+            else:
+                yield segment
+
+
 def human_console(json_mode: bool = False) -> Console:
     """Where human text goes: stderr when stdout is reserved for JSON; no colours when the user's
-    settings say so (``NO_COLOR``, ``PADDLE_WORKBENCH_NO_COLOR``, the user config file)."""
+    settings say so (``NO_COLOR``, ``PADDLE_WORKBENCH_NO_COLOR``, the user config file); outside text
+    inert (:class:`InertConsole`)."""
     from workbench.cli.state import current_settings  # pydantic: not for --help
 
-    return Console(
+    return InertConsole(
         file=sys.stderr if json_mode else sys.stdout,
         no_color=current_settings().no_color,
         highlight=False,
