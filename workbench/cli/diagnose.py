@@ -3,6 +3,8 @@
 Presentation only: :mod:`workbench.troubleshoot.diagnose` does the work. Exit codes: 1 when a known
 cause matched (something is wrong and we know what), 0 when nothing matched ("no known cause" — never a
 guess), 2 for input that cannot be read (missing, binary, empty, too large), always as a sentence.
+A long input is diagnosed from its end (the engine's ``READ_CHARS``) with a notice that says so; the
+time is linear in what is read, whatever one line holds.
 """
 
 from __future__ import annotations

@@ -13,6 +13,14 @@ text and applies it. What it does to a log, and why:
   lines holding a key and only those lines are searched with the signature's compiled regular
   expressions. A normal training log holds none of the keys and costs a few scans of the text
   (``benchmarks/diagnose.py`` prints the figure).
+- **Is linear in its input, whatever the input.** The patterns run on RE2
+  (:mod:`~workbench.troubleshoot.signatures._linear`), whose search time is linear in the line — a 1 MB
+  line of ``gloo gloo …`` costs what any 1 MB line costs — and every step around them (the key filter,
+  the key scans, line numbering) is a constant number of passes over the text. Python's ``re`` never
+  touches the input here. No line is cut short for matching: a match anywhere in a line is found.
+- **Reads at most :data:`READ_CHARS` of each input and :data:`TOTAL_CHARS` of all together**, keeping
+  the end (where a failure's traceback is) from a line start; a notice says how much was skipped and the
+  quoted line numbers stay the file's own.
 - **Ranks root causes above consequences**: a signature marked ``consequence`` (the launcher's
   "Container failed", a peer's NCCL time-out, the comm watchdog) ranks below every root cause; within each
   group a higher ``priority`` (specific above generic) ranks first, then the earlier first occurrence.
@@ -24,6 +32,7 @@ Nothing here imports Paddle or Textual.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -32,18 +41,24 @@ from pathlib import Path
 from typing import IO, Any
 
 from workbench.i18n import t
+from workbench.textsafe import strip_sequences
 from workbench.troubleshoot.signatures import SIGNATURES, Signature
+from workbench.troubleshoot.signatures._linear import LinearPattern, compile_any
 
 MAX_BYTES = 512 * 1024 * 1024
-"""The largest log read at once (a longer one: pass its tail)."""
+"""The largest file or stream diagnose reads through (a longer one is refused: pass its tail)."""
+READ_CHARS = 32 * 1024 * 1024
+"""Of each input only the end is diagnosed: its last this-many bytes (characters, for text given as such),
+from a line start. 32 MB is ~300k lines of a training log; linear matching keeps it under a few seconds."""
+TOTAL_CHARS = 128 * 1024 * 1024
+"""Characters diagnosed over all inputs together (a run with many rank logs); later inputs get what is
+left, from their end."""
 MAX_QUOTES = 3
 """Evidence lines quoted per signature (the rest are counted)."""
 MAX_CANDIDATES = 200_000
 """Lines holding a key that one signature searches at most (a key repeated on every line stays cheap)."""
 MAX_LINE_CHARS = 400
 """A quoted line is cut to this many characters."""
-
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 
 
 class DiagnoseInputError(Exception):
@@ -154,46 +169,128 @@ def decode_log(data: bytes, source: str = "-") -> tuple[str, list[str]]:
 
 
 def normalise(text: str) -> str:
-    """Strip ANSI escapes; CRLF and lone CR become line ends."""
-    if "\x1b" in text:
-        text = _ANSI.sub("", text)
+    """Strip escape sequences (colours, titles, links, 8-bit CSI); CRLF and lone CR become line ends."""
+    text = strip_sequences(text)  # the project's one escape-sequence reader (workbench.textsafe)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
 
 
+class LogText(str):
+    """Decoded text that starts at line :attr:`first_line` of its source (a tail of a long input), so
+    quoted line numbers stay the source's own."""
+
+    first_line: int = 1
+
+    @classmethod
+    def at(cls, text: str, first_line: int) -> str:
+        """``text`` marked as starting at ``first_line`` (plain ``text`` when that is line 1)."""
+        if first_line == 1:
+            return text
+        marked = cls(text)
+        marked.first_line = first_line
+        return marked
+
+
 def read_log_file(path: Path) -> tuple[str, list[str]]:
-    """Read and decode one log file; every failure is a :class:`DiagnoseInputError` with the path."""
+    """Read and decode one log file; every failure is a :class:`DiagnoseInputError` with the path.
+
+    A file over :data:`READ_CHARS` bytes is read from its end (from a line start) with a notice; the lines
+    before it are counted, so quoted line numbers are the file's. Over :data:`MAX_BYTES` it is refused.
+    """
+    source = str(path)
     try:
         size = path.stat().st_size
         if path.is_dir():
-            raise DiagnoseInputError(t("diagnose.input.is_dir", source=str(path)))
+            raise DiagnoseInputError(t("diagnose.input.is_dir", source=source))
         if size > MAX_BYTES:
             raise DiagnoseInputError(
-                t("diagnose.input.too_large", source=str(path), size=_mb(size), limit=_mb(MAX_BYTES))
+                t("diagnose.input.too_large", source=source, size=_mb(size), limit=_mb(MAX_BYTES))
             )
-        data = path.read_bytes()
+        with open(path, "rb") as fh:
+            if size <= READ_CHARS or fh.read(2) in (b"\xff\xfe", b"\xfe\xff"):
+                fh.seek(0)  # small, or UTF-16 (no byte-level cut): whole; diagnose_texts keeps the tail
+                return decode_log(fh.read(MAX_BYTES), source)
+            fh.seek(0)
+            skipped_lines, data = _tail_of(fh, size - READ_CHARS)
     except FileNotFoundError:
-        raise DiagnoseInputError(t("diagnose.input.missing", source=str(path))) from None
+        raise DiagnoseInputError(t("diagnose.input.missing", source=source)) from None
     except OSError as exc:
-        raise DiagnoseInputError(
-            t("diagnose.input.unreadable", source=str(path), error=exc.strerror)
-        ) from None
-    return decode_log(data, str(path))
+        raise DiagnoseInputError(t("diagnose.input.unreadable", source=source, error=exc.strerror)) from None
+    return _decoded_tail(data, source, size, skipped_lines)
 
 
 def read_log_stream(stream: IO[bytes], source: str = "-") -> tuple[str, list[str]]:
-    """Read a byte stream (standard input) up to :data:`MAX_BYTES` and decode it."""
-    data = stream.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise DiagnoseInputError(
-            t("diagnose.input.too_large", source=source, size=f"> {_mb(MAX_BYTES)}", limit=_mb(MAX_BYTES))
-        )
-    return decode_log(data, source)
+    """Read a byte stream (standard input), keeping its last :data:`READ_CHARS` bytes (from a line start)
+    and counting the lines before them; refuse a stream longer than :data:`MAX_BYTES`."""
+    chunks: list[bytes] = []
+    kept = total = skipped_lines = 0
+    while True:
+        chunk = stream.read(_CHUNK)
+        if not chunk:
+            break
+        total += len(chunk)
+        if total > MAX_BYTES:
+            raise DiagnoseInputError(
+                t("diagnose.input.too_large", source=source, size=f"> {_mb(MAX_BYTES)}", limit=_mb(MAX_BYTES))
+            )
+        chunks.append(chunk)
+        kept += len(chunk)
+        while len(chunks) > 1 and kept - len(chunks[0]) >= READ_CHARS:  # memory stays ~READ_CHARS
+            kept -= len(chunks[0])
+            skipped_lines += chunks.pop(0).count(b"\n")
+    data = b"".join(chunks)
+    if total <= READ_CHARS:
+        return decode_log(data, source)
+    cut = len(data) - READ_CHARS
+    skipped_lines_cut, data = _tail_of(io.BytesIO(data), cut)
+    return _decoded_tail(data, source, total, skipped_lines + skipped_lines_cut)
+
+
+_CHUNK = 1024 * 1024
+
+
+def _tail_of(fh: IO[bytes], cut: int) -> tuple[int, bytes]:
+    """Skip ``cut`` bytes of ``fh`` and the rest of the line they end in; return the lines skipped and
+    the bytes after them (read in chunks: memory stays one chunk plus the tail)."""
+    skipped = 0
+    left = cut
+    while left > 0:
+        chunk = fh.read(min(_CHUNK, left))
+        if not chunk:
+            break
+        skipped += chunk.count(b"\n")
+        left -= len(chunk)
+    rest = fh.read()
+    line_end = rest.find(b"\n")
+    if line_end == -1:  # one line longer than the tail: keep the tail of that line
+        return skipped, rest
+    return skipped + 1, rest[line_end + 1 :]
+
+
+def _decoded_tail(data: bytes, source: str, size: int, skipped_lines: int) -> tuple[str, list[str]]:
+    text, notices = decode_log(data, source)
+    notices.insert(0, _skip_notice(source, size, len(data), skipped_lines))
+    return LogText.at(text, skipped_lines + 1), notices
+
+
+def _skip_notice(source: str, size: int, kept: int, skipped_lines: int) -> str:
+    return t(
+        "diagnose.input.tail",
+        source=source,
+        size=_mb(size),
+        kept=_mb(kept),
+        skipped=_mb(size - kept),
+        line=skipped_lines + 1,
+    )
 
 
 def _mb(size: int) -> str:
-    return f"{size / 1024 / 1024:.0f} MB"
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.0f} KB"
+    return f"{size / 1024 / 1024:.1f} MB" if size < 10 * 1024 * 1024 else f"{size / 1024 / 1024:.0f} MB"
 
 
 # -- matching -----------------------------------------------------------------------------------------
@@ -204,7 +301,8 @@ class _Compiled:
     id: str
     signature: Signature
     keys: tuple[str, ...]
-    patterns: tuple[re.Pattern[str], ...]
+    patterns: tuple[LinearPattern, ...]
+    """The signature's patterns as one RE2 alternation (a line is searched once per signature)."""
 
 
 def _compiled() -> tuple[_Compiled, ...]:
@@ -215,9 +313,7 @@ def _compiled() -> tuple[_Compiled, ...]:
 @cache
 def _compile(names: tuple[str, ...]) -> tuple[_Compiled, ...]:
     entries = [(name, SIGNATURES.get(name)) for name in names]
-    return tuple(
-        _Compiled(name, sig, sig.keys, tuple(re.compile(p) for p in sig.patterns)) for name, sig in entries
-    )
+    return tuple(_Compiled(name, sig, sig.keys, (compile_any(sig.patterns),)) for name, sig in entries)
 
 
 def reset_cache() -> None:
@@ -239,6 +335,9 @@ class _KeyFilter:
     few tens of ms) — a training log has only a few hundred distinct ones. A key can occur only if each
     of its inner letter runs is one of them and its edge runs are part of one; only the keys that pass are
     searched with ``str.find``. The test never says "absent" wrongly, so no error is missed.
+
+    "Part of one" is a substring search in all the runs joined by line ends (C speed), never a Python
+    loop over the runs: a text with tens of thousands of distinct runs costs one join.
     """
 
     def __init__(self, text: str) -> None:
@@ -247,6 +346,7 @@ class _KeyFilter:
         self.tokens: set[str] | None = (
             {token.decode("ascii") for token in tokens} if len(tokens) <= MAX_TOKENS else None
         )
+        self._joined = "\n" + "\n".join(self.tokens) + "\n" if self.tokens is not None else ""
         self._cache: dict[str, bool] = {}
 
     def may_contain(self, key: str) -> bool:
@@ -269,12 +369,12 @@ class _KeyFilter:
                 if word not in tokens:
                     return False
             elif starts and ends:
-                if word not in tokens and not any(word in token for token in tokens):
+                if word not in tokens and word not in self._joined:
                     return False
             elif starts:  # the key's first run may be the end of a longer word ("libcudnn")
-                if word not in tokens and not any(token.endswith(word) for token in tokens):
+                if word not in tokens and word + "\n" not in self._joined:
                     return False
-            elif word not in tokens and not any(token.startswith(word) for token in tokens):
+            elif word not in tokens and "\n" + word not in self._joined:
                 return False
         return True
 
@@ -307,21 +407,24 @@ def _line_at(text: str, start: int) -> str:
     return text[start:] if end == -1 else text[start:end]
 
 
-def _scan(text: str, source_index: int, source: str, found: dict[str, Match]) -> None:
+def _scan(text: str, source_index: int, source: str, found: dict[str, Match], first_line: int = 1) -> None:
     hits: list[tuple[int, _Compiled]] = []
     keys = _KeyFilter(text)
+    encoded: dict[int, bytes] = {}  # line start → its UTF-8 bytes, encoded once for every signature
     for entry in _compiled():
         present = [key for key in entry.keys if keys.may_contain(key)]
         if entry.keys and not present:
             continue
         for start in _candidate_lines(text, present):
-            line = _line_at(text, start)
+            line = encoded.get(start)
+            if line is None:  # RE2 reads UTF-8 bytes
+                line = encoded[start] = _line_at(text, start).encode("utf-8", "surrogatepass")
             if any(p.search(line) for p in entry.patterns):
                 hits.append((start, entry))
     if not hits:
         return
     hits.sort(key=lambda hit: hit[0])
-    line_no, last = 1, 0
+    line_no, last = first_line, 0
     for start, entry in hits:
         line_no += text.count("\n", last, start)
         last = start
@@ -337,15 +440,45 @@ def _scan(text: str, source_index: int, source: str, found: dict[str, Match]) ->
 
 
 def diagnose_texts(texts: Sequence[tuple[str, str]], notices: Sequence[str] = ()) -> Diagnosis:
-    """Diagnose several already-decoded texts, each ``(source name, text)``; rank what they show."""
+    """Diagnose several already-decoded texts, each ``(source name, text)``; rank what they show.
+
+    Every caller (``diagnose``, ``report``, the wizard's paste box, a failed run) comes through here, so
+    the bounds hold for all: each text is diagnosed from its last :data:`READ_CHARS` characters and all
+    together from :data:`TOTAL_CHARS` (a notice says what was skipped).
+    """
     found: dict[str, Match] = {}
+    said = list(notices)
     lines = 0
-    for index, (source, text) in enumerate(texts):
-        text = normalise(text)
+    budget = TOTAL_CHARS
+    for index, (source, given) in enumerate(texts):
+        first_line = given.first_line if isinstance(given, LogText) else 1
+        text = normalise(given)
+        if len(text) > min(READ_CHARS, budget):
+            size = len(text)
+            text, skipped = _char_tail(text, min(READ_CHARS, budget))
+            if text:
+                said.append(_skip_notice(source, size, len(text), first_line - 1 + skipped))
+            else:
+                said.append(t("diagnose.input.over_total", source=source, limit=_mb(TOTAL_CHARS)))
+            first_line += skipped
+        budget -= len(text)
         lines += text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-        _scan(text, index, source, found)
+        if text:
+            _scan(text, index, source, found, first_line)
     ranked = sorted(found.values(), key=Match.rank_key)
-    return Diagnosis(ranked, [source for source, _ in texts], lines, list(notices))
+    return Diagnosis(ranked, [source for source, _ in texts], lines, said)
+
+
+def _char_tail(text: str, keep: int) -> tuple[str, int]:
+    """The end of ``text``: at most ``keep`` characters, from a line start when the cut falls in a line
+    that ends inside them; and how many lines were skipped."""
+    if keep <= 0:
+        return "", text.count("\n") + (0 if text.endswith("\n") else 1)
+    cut = len(text) - keep
+    line_end = text.find("\n", cut)
+    if line_end == -1:
+        return text[cut:], text.count("\n", 0, cut)
+    return text[line_end + 1 :], text.count("\n", 0, line_end + 1)
 
 
 def diagnose_text(text: str, source: str = "-") -> Diagnosis:
@@ -366,6 +499,9 @@ def diagnose_files(paths: Sequence[Path], names: Sequence[str] | None = None) ->
 
 __all__ = [
     "MAX_BYTES",
+    "READ_CHARS",
+    "TOTAL_CHARS",
+    "LogText",
     "Diagnosis",
     "DiagnoseInputError",
     "Evidence",

@@ -40,7 +40,9 @@ class Signature:
     """One known error: how to recognise it in a log, and what to tell the user about it."""
 
     patterns: tuple[str, ...]
-    """Regular expressions (Python ``re`` syntax, searched per line); any one of them marks a match."""
+    """Regular expressions in RE2 syntax, searched per line in time linear in the line; any one of them
+    marks a match. No look-around or back-references, and ``\\d \\w \\s \\b`` are ASCII (see
+    :mod:`~workbench.troubleshoot.signatures._linear`)."""
     title_key: str
     """Catalog key of the one-line name of the error."""
     cause_key: str
@@ -57,6 +59,13 @@ class Signature:
     priority: int = 0
     """Among signatures of the same kind (root cause or consequence), a higher one ranks first: a specific
     signature (cuDNN not found) above a generic one (a third-party library not found)."""
+
+    def __post_init__(self) -> None:
+        """Refuse, at registration, a pattern that linear-time matching cannot run (``ValueError``)."""
+        from workbench.troubleshoot.signatures._linear import compile_linear
+
+        for pattern in self.patterns:
+            compile_linear(pattern)
 
 
 SIGNATURES: Registry[Signature] = Registry("signature", __name__)

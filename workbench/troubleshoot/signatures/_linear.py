@@ -1,0 +1,97 @@
+"""Signature patterns as linear-time regular expressions: RE2 (``google-re2``), never Python's ``re``.
+
+``diagnose`` reads whatever a user pastes, and one line can be megabytes long. Python's backtracking
+``re`` is super-linear on patterns like ``(gloo|nccl).*(Connection reset by peer|…)`` (every ``gloo`` on
+a line starts a scan to its end: a 40 KB line took seconds, 1 MB hours). RE2 matches with automata, so a
+search costs time linear in the line whatever the pattern — which is why no pattern is checked for nested
+quantifiers or crossing ``.*``: under RE2 they are harmless. What RE2 cannot run (look-around,
+back-references) fails to compile and is refused with a sentence, and so is a pattern whose program is
+larger than :data:`MAX_PROGRAM_SIZE` (the automaton's size is the constant in "linear").
+
+RE2 syntax differs from ``re`` in a few ways a signature author meets: ``\\d \\w \\s \\b`` are ASCII only
+(logs' error text is), and there is no ``(?!…)``/``(?=…)``/``\\1``. Patterns are compiled with
+``never_capture`` (a search only says *whether* a line matches, so no sub-match is ever computed).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import re2
+
+MAX_PROGRAM_SIZE = 1000
+"""The largest compiled RE2 program a signature pattern may have (the shipped ones are under 200)."""
+
+_OPTIONS = re2.Options()
+_OPTIONS.never_capture = True  # whether a line matches, never where groups are: the DFA alone answers
+_OPTIONS.log_errors = False  # a refused pattern is our ValueError, not RE2 writing to stderr
+
+
+class LinearPattern:
+    """One compiled signature pattern; :meth:`search` is linear in the searched bytes."""
+
+    __slots__ = ("_regexp", "pattern")
+
+    def __init__(self, pattern: str, regexp: re2._Regexp) -> None:
+        self.pattern = pattern
+        self._regexp = regexp
+
+    def search(self, line: bytes) -> bool:
+        """Whether the pattern occurs anywhere in ``line`` (UTF-8 bytes of one line, no line end)."""
+        return self._regexp.search(line) is not None
+
+    @property
+    def program_size(self) -> int:
+        """Instructions in RE2's compiled program (the cost per input byte grows with it)."""
+        size: int = self._regexp.programsize
+        return size
+
+    def __repr__(self) -> str:
+        return f"LinearPattern({self.pattern!r})"
+
+
+def _why(pattern: str, error: str) -> str:
+    if any(mark in pattern for mark in ("(?=", "(?!", "(?<=", "(?<!")):
+        return (
+            f"pattern {pattern!r} uses look-around, which RE2 (linear-time matching) does not have: "
+            "write the cases out instead (e.g. 'for (?:[^\\Wa]|a(?:$|[^l]))' for 'for (?!al)\\w')"
+        )
+    if "invalid escape sequence: \\" in error and any(f"\\{d}" in pattern for d in "123456789"):
+        return f"pattern {pattern!r} uses a back-reference, which RE2 (linear-time matching) does not have"
+    return f"pattern {pattern!r} is not an RE2 regular expression: {error}"
+
+
+@cache
+def compile_linear(pattern: str) -> LinearPattern:
+    """Compile ``pattern`` with RE2; raise ``ValueError`` (a sentence naming the pattern) when RE2 cannot
+    run it or its program is over :data:`MAX_PROGRAM_SIZE`."""
+    try:
+        regexp = re2.compile(pattern, _OPTIONS)
+    except re2.error as exc:
+        detail = exc.args[0] if exc.args else exc
+        error = detail.decode("utf-8", "replace") if isinstance(detail, bytes) else str(detail)
+        raise ValueError(_why(pattern, error)) from None
+    compiled = LinearPattern(pattern, regexp)
+    if compiled.program_size > MAX_PROGRAM_SIZE:
+        raise ValueError(
+            f"pattern {pattern!r} compiles to {compiled.program_size} RE2 instructions, more than "
+            f"{MAX_PROGRAM_SIZE}: split it or drop large counted repeats ({{n}})"
+        )
+    return compiled
+
+
+def compile_any(patterns: tuple[str, ...]) -> LinearPattern:
+    """One RE2 program that matches where any of ``patterns`` does (each checked by
+    :func:`compile_linear` first): a line is then searched once per signature, not once per pattern.
+    Each pattern is its own group, so a leading ``(?i)`` applies to that pattern only."""
+    parts = [compile_linear(pattern) for pattern in patterns]
+    if len(parts) == 1:
+        return parts[0]
+    combined = "|".join(f"(?:{pattern})" for pattern in patterns)
+    try:
+        return LinearPattern(combined, re2.compile(combined, _OPTIONS))
+    except re2.error:  # over RE2's memory budget together: keep the patterns apart
+        raise ValueError(f"patterns {patterns!r} do not compile together") from None
+
+
+__all__ = ["MAX_PROGRAM_SIZE", "LinearPattern", "compile_any", "compile_linear"]
