@@ -2,8 +2,10 @@
 
 Presentation only: :func:`workbench.datasets.lint.lint_dataset` does the work. Errors are grouped by
 code with their count and first locations (``file:line: problem — fix``); ``--json`` prints the whole
-report as one document. Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 bad input (an
-output folder that exists).
+report as one document. Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 bad input: an
+output folder that cannot be used (checked before the dataset is read), or input the linter refused
+(a list over ``--max-list-mb``, an over-long line, a NUL byte, an image over the pixel limit) — every
+problem is still reported in the same run, and ``--fix`` / ``--sample`` write nothing then.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from rich.text import Text
 
 from workbench.cli.output import EXIT_BAD_INPUT, EXIT_FAILURES, EXIT_OK, emit_json, human_console
 from workbench.cli.state import pass_settings
+from workbench.datasets.layouts import MAX_LIST_BYTES
 from workbench.i18n import t
 from workbench.settings import WorkbenchSettings
 
@@ -51,11 +54,24 @@ def summary(report: Any) -> str:
         "samples": sum(stats.get("samples", {}).values()),
         "images": stats.get("images_decoded", 0),
         "seconds": stats.get("seconds", 0),
-        "warnings": len(report.warnings),
+        "warnings": report.warning_count,
     }
     if report.ok:
         return t("cli.dataset.summary_ok", **values)
-    return t("cli.dataset.summary_fail", errors=len(report.errors), **values)
+    return t("cli.dataset.summary_fail", errors=report.error_count, **values)
+
+
+def _print_error(console: Console, message: str) -> None:
+    console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", message))
+
+
+def _output_message(exc: Any) -> str:
+    """Why an output folder (:class:`~workbench.datasets.fix.OutputExists`) cannot be used, with the fix."""
+    if exc.reason in ("not_empty", "inside"):
+        return t("cli.dataset.out_exists", path=str(exc))
+    if exc.reason == "not_dir":
+        return t("cli.dataset.out_not_dir", path=str(exc))
+    return t("cli.dataset.out_unusable", path=str(exc), error=exc.error)
 
 
 def dataset_group() -> click.Group:
@@ -78,6 +94,10 @@ def dataset_group() -> click.Group:
     )  # fmt: skip
     @click.option("--output", type=click.Path(path_type=Path), default=None, help=t("cli.dataset.opt.output"))
     @click.option("--workers", type=click.IntRange(1, 256), default=None, help=t("cli.dataset.opt.workers"))
+    @click.option(
+        "--max-list-mb", "max_list_mb", type=click.IntRange(1, 4096), default=MAX_LIST_BYTES // 2**20,
+        show_default=True, help=t("cli.dataset.opt.max_list_mb"),
+    )  # fmt: skip
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
     @pass_settings
     @click.pass_context
@@ -90,12 +110,38 @@ def dataset_group() -> click.Group:
         sample: tuple[int, Path] | None,
         output: Path | None,
         workers: int | None,
+        max_list_mb: int,
         json_mode: bool,
     ) -> None:
-        from workbench.datasets.fix import OutputExists, fix_dataset, sample_dataset
+        from workbench.datasets.fix import (
+            OutputExists,
+            fix_dataset,
+            not_a_folder,
+            output_problem,
+            sample_dataset,
+        )
+        from workbench.datasets.layouts import DatasetError
         from workbench.datasets.lint import lint_dataset, write_paddlex_result
 
         console = human_console(json_mode)
+        limit = max_list_mb * 2**20
+        outputs = [("--fix", fix_out), ("--sample", sample[1] if sample else None)]
+        unusable = [
+            (option, OutputExists(out, reason))
+            for option, out in outputs
+            if out is not None and (reason := output_problem(directory, out)) is not None
+        ]
+        if output is not None and not_a_folder(output):
+            unusable.append(("--output", OutputExists(output, "not_dir")))
+        if unusable:  # bad arguments: said before the dataset is read, all at once
+            for option, exc in unusable:
+                _print_error(console, f"{option} {_output_message(exc)}")
+            if json_mode:
+                emit_json({"ok": False, "refused": True, "usage_errors": [
+                    {"option": option, "path": str(exc), "reason": exc.reason, "message": _output_message(exc)}
+                    for option, exc in unusable
+                ]})  # fmt: skip
+            ctx.exit(EXIT_BAD_INPUT)
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
             console=Console(file=console.file, no_color=console.no_color), transient=True,
@@ -107,7 +153,7 @@ def dataset_group() -> click.Group:
                     tasks[stage] = bar.add_task(t(f"cli.dataset.progress.{stage}"), total=total)
                 bar.update(tasks[stage], completed=done, total=total)
 
-            report = lint_dataset(directory, fmt, workers=workers, progress=progress)
+            report = lint_dataset(directory, fmt, workers=workers, progress=progress, max_list_bytes=limit)
         if report.guessed:
             console.print(t("cli.dataset.guessed", format=report.format), markup=False)
         print_report(console, report)
@@ -116,34 +162,44 @@ def dataset_group() -> click.Group:
             out_dir = output or settings.workspace / "dataset_checks" / (
                 directory.resolve().name or "dataset"
             )
-            result = write_paddlex_result(report, out_dir)
+            try:
+                result = write_paddlex_result(report, out_dir)
+            except OSError as exc:  # e.g. a folder we may not write to
+                _print_error(console, _output_message(OutputExists(out_dir, "unusable", str(exc))))
+                if json_mode:
+                    emit_json(doc)
+                ctx.exit(EXIT_BAD_INPUT)
             doc["paddlex_result"] = str(result)
             console.print(t("cli.dataset.result", path=str(result)), markup=False)
+        if report.refused and (fix_out is not None or sample is not None):
+            console.print(Text(t("cli.dataset.not_written"), style="yellow"))
         try:
-            if fix_out is not None and directory.is_dir():
-                fixes = fix_dataset(directory, report.format, fix_out)
+            if fix_out is not None and directory.is_dir() and not report.refused:
+                fixes = fix_dataset(directory, report.format, fix_out, max_list_bytes=limit)
                 text = ", ".join(f"{code} {count}" for code, count in sorted(fixes.items())) or "-"
                 console.print(t("cli.dataset.fixed", path=str(fix_out), fixes=text), markup=False)
                 doc["fixed"] = {"path": str(fix_out), "fixes": fixes}
-            if sample is not None and directory.is_dir():
-                counts = sample_dataset(directory, report.format, sample[0], sample[1])
+            if sample is not None and directory.is_dir() and not report.refused:
+                counts = sample_dataset(directory, report.format, sample[0], sample[1], max_list_bytes=limit)
                 console.print(
                     t("cli.dataset.sampled", path=str(sample[1]), train=counts["train"], val=counts["val"]),
                     markup=False,
                 )
                 doc["sample"] = {"path": str(sample[1]), **counts}
-        except OutputExists as exc:
-            console.print(
-                Text.assemble(
-                    (t("cli.error_prefix"), "bold red"), " ", t("cli.dataset.out_exists", path=str(exc))
-                )
-            )
+        except (OutputExists, DatasetError) as exc:
+            if isinstance(exc, OutputExists):
+                _print_error(console, _output_message(exc))
+            else:
+                for problem in exc.problems:
+                    _print_error(console, str(problem))
             if json_mode:
                 emit_json(doc)
             ctx.exit(EXIT_BAD_INPUT)
         console.print(Text(summary(report), style="green" if report.ok else "bold red"))
+        if report.refused:
+            console.print(Text(t("cli.dataset.refused"), style="bold red"))
         if json_mode:
             emit_json(doc)
-        ctx.exit(EXIT_OK if report.ok else EXIT_FAILURES)
+        ctx.exit(EXIT_BAD_INPUT if report.refused else EXIT_OK if report.ok else EXIT_FAILURES)
 
     return dataset

@@ -8,6 +8,12 @@ touched).
   sample each) — the "train on a small sample first" step.
 
 Images are hard-linked into the copy where the file system allows it (no extra space), else copied.
+
+**Nothing is written outside OUT.** OUT must be a folder that does not exist yet or is empty, not the
+dataset nor inside it (:func:`output_problem`); every file written is checked to resolve inside OUT, so a
+list line such as ``../escape/x.png`` is left out of a sample instead of landing beside OUT. Only regular
+files are copied (a FIFO or a device in the dataset would block or never end), and the lists are read
+within the linter's size bound (:data:`~workbench.datasets.layouts.MAX_LIST_BYTES`).
 """
 
 from __future__ import annotations
@@ -15,32 +21,100 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import stat
 from collections import defaultdict
 from pathlib import Path
 
-from workbench.datasets.layouts import SPLITS
+from workbench.datasets.layouts import (
+    MAX_LINE_BYTES,
+    MAX_LIST_BYTES,
+    SPLITS,
+    Containment,
+    DatasetError,
+    DatasetProblem,
+    checked_lines,
+    read_bounded,
+)
 
 
 class OutputExists(Exception):
-    """The output folder exists and is not empty, or is the dataset itself."""
+    """The output folder cannot be used; ``str(exc)`` is its path and ``reason`` says why:
+    ``not_empty`` (it exists with something in it), ``inside`` (it is the dataset or inside it),
+    ``not_dir`` (it is a file, or lies under one) or ``unusable`` (it cannot be created: ``error``)."""
+
+    def __init__(self, path: Path, reason: str, error: str = "") -> None:
+        super().__init__(str(path))
+        self.reason = reason
+        self.error = error
+
+
+def output_problem(root: Path, out: Path) -> str | None:
+    """Why ``out`` cannot take a fixed copy or a sample of the dataset ``root`` (an
+    :class:`OutputExists` reason), or ``None`` when it can: checked before anything is read."""
+    real_out, real_root = Path(os.path.realpath(out)), Path(os.path.realpath(root))
+    if real_out == real_root or real_root in real_out.parents:
+        return "inside"
+    if not_a_folder(out):
+        return "not_dir"
+    if out.exists():
+        try:
+            return "not_empty" if any(out.iterdir()) else None
+        except OSError:
+            return "unusable"
+    return None
+
+
+def not_a_folder(out: Path) -> bool:
+    """Whether ``out`` exists as something other than a folder, or would have to be made under a file."""
+    if out.exists() or out.is_symlink():
+        return not out.is_dir()
+    for parent in out.parents:  # the nearest one that exists must be a folder
+        if parent.exists():
+            return not parent.is_dir()
+    return False
 
 
 def _prepare_output(root: Path, out: Path) -> None:
-    if out.resolve() == root.resolve() or root.resolve() in out.resolve().parents:
-        raise OutputExists(str(out))
-    if out.exists() and any(out.iterdir()):
-        raise OutputExists(str(out))
-    out.mkdir(parents=True, exist_ok=True)
+    reason = output_problem(root, out)
+    if reason is not None:
+        raise OutputExists(out, reason)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputExists(out, "unusable", exc.strerror or type(exc).__name__) from None
+
+
+def _inside_output(out: Containment, target: Path) -> bool:
+    """Whether writing ``target`` writes inside the output folder (``..`` and symlinks resolved)."""
+    return out.inside(out.resolve(str(target), target.is_symlink()))
 
 
 def _link_or_copy(source: Path, target: Path) -> None:
+    """Hard-link (else copy) the file ``source`` names to ``target``; anything but a regular file is
+    left out. A symlink is followed (``os.link`` would link the symlink itself, and OUT would then hold
+    a link pointing out of it)."""
+    try:
+        real = os.path.realpath(source)
+        if not stat.S_ISREG(os.stat(real).st_mode):
+            return
+    except (OSError, ValueError):
+        return
     target.parent.mkdir(parents=True, exist_ok=True)
-    if target.exists():
+    if target.exists() or target.is_symlink():
         return
     try:
-        os.link(source, target)
+        os.link(real, target)
     except OSError:
-        shutil.copy2(source, target)
+        shutil.copy2(real, target)
+
+
+def _read_list(file: Path, limit: int) -> bytes:
+    """A list or label file's bytes within ``limit``; :class:`DatasetError` when it cannot be read."""
+    problems: list[DatasetProblem] = []
+    data = read_bounded(file, problems, limit)
+    if data is None:
+        raise DatasetError(problems)
+    return data
 
 
 def _fix_list_line(line: str, fmt: str) -> tuple[str, list[str]]:
@@ -64,18 +138,32 @@ def _fix_list_line(line: str, fmt: str) -> tuple[str, list[str]]:
     return path + sep + rest, used
 
 
-def fix_dataset(root: str | Path, fmt: str, out: str | Path) -> dict[str, int]:
-    """Write a fixed copy of ``root`` to ``out``; return how many fixes of each kind were made."""
+def fix_dataset(
+    root: str | Path, fmt: str, out: str | Path, *, max_list_bytes: int = MAX_LIST_BYTES
+) -> dict[str, int]:
+    """Write a fixed copy of ``root`` to ``out``; return how many fixes of each kind were made.
+
+    Raises :class:`OutputExists` for an unusable ``out`` and :class:`DatasetError` for a top-level text
+    file over ``max_list_bytes`` (checked before anything is written).
+    """
     base, target = Path(root), Path(out)
+    reason = output_problem(base, target)
+    if reason is not None:
+        raise OutputExists(target, reason)
+    texts = [f for f in sorted(base.glob("*.txt")) if f.is_file()]
+    over = [problem for f in texts for problem in _size_problems(f, max_list_bytes)]
+    if over:
+        raise DatasetError(over)
     _prepare_output(base, target)
+    inside = Containment(target)
     counts: dict[str, int] = defaultdict(int)
     lists = {f"{split}.txt" for split in SPLITS}
     for source in sorted(base.rglob("*")):
         rel = source.relative_to(base)
-        if source.is_dir() or rel.parts[0] == "check_dataset":
+        if source.is_dir() or rel.parts[0] == "check_dataset" or not _inside_output(inside, target / rel):
             continue
         if source.name.endswith(".txt") and len(rel.parts) == 1:
-            data = source.read_bytes()
+            data = _read_list(source, max_list_bytes)
             if data.startswith(b"\xef\xbb\xbf"):
                 data = data[3:]
                 counts["bom"] += 1
@@ -104,25 +192,57 @@ def fix_dataset(root: str | Path, fmt: str, out: str | Path) -> dict[str, int]:
     return dict(counts)
 
 
-def sample_dataset(root: str | Path, fmt: str, n: int, out: str | Path, *, seed: int = 0) -> dict[str, int]:
+def _size_problems(file: Path, limit: int) -> list[DatasetProblem]:
+    """A ``file_too_large`` problem when ``file`` is over ``limit`` (by its size: nothing is read)."""
+    problems: list[DatasetProblem] = []
+    try:
+        if file.stat().st_size > limit:
+            read_bounded(file, problems, limit)  # the same problem the linter reports; reads nothing
+    except OSError:
+        pass
+    return problems
+
+
+def _sample_lines(file: Path, limit: int) -> list[str]:
+    """The non-blank lines of a list that a sample may take: within the line bound, no NUL byte."""
+    if not file.is_file():
+        return []
+    text = _read_list(file, limit).decode("utf-8", errors="surrogateescape").removeprefix("\ufeff")
+    return [line for _, line in checked_lines(file, text.splitlines(), [], MAX_LINE_BYTES) if line.strip()]
+
+
+def sample_dataset(
+    root: str | Path,
+    fmt: str,
+    n: int,
+    out: str | Path,
+    *,
+    seed: int = 0,
+    max_list_bytes: int = MAX_LIST_BYTES,
+) -> dict[str, int]:
     """Write ``n`` training samples (and ``max(1, n // 4)`` validation ones), stratified by class for
-    ``cls``, with the images they use, to ``out``. Returns the sample counts per split."""
+    ``cls``, with the images they use, to ``out``. Returns the sample counts per split.
+
+    A line whose image would land outside ``out`` (``../x.png``, an absolute path) is never sampled:
+    the sample holds its own images at the paths its lists name.
+    """
     base, target = Path(root), Path(out)
     _prepare_output(base, target)
+    inside = Containment(target)
     rng = random.Random(seed)
     wanted = {"train": n, "val": max(1, n // 4)}
     written: dict[str, int] = {}
     for name in ("label.txt", "dict.txt"):
         if (base / name).is_file():
-            shutil.copy2(base / name, target / name)
+            (target / name).write_bytes(_read_list(base / name, max_list_bytes))
     separator = " " if fmt == "cls" else "\t"
     for split in SPLITS:
         file = base / f"{split}.txt"
-        lines = (
-            [ln for ln in file.read_text(encoding="utf-8-sig").splitlines() if ln.strip()]
-            if file.is_file()
-            else []
-        )
+        lines = [
+            line
+            for line in _sample_lines(file, max_list_bytes)
+            if _inside_output(inside, target / line.split(separator, 1)[0])
+        ]
         groups: dict[str, list[str]] = defaultdict(list)
         for line in lines:
             key = line.rsplit(separator, 1)[-1] if fmt == "cls" else ""
@@ -141,6 +261,7 @@ def sample_dataset(root: str | Path, fmt: str, n: int, out: str | Path, *, seed:
             rel = line.split(separator, 1)[0]
             if (base / rel).is_file():
                 _link_or_copy(base / rel, target / rel)
-        (target / f"{split}.txt").write_text("".join(f"{line}\n" for line in chosen), encoding="utf-8")
+        text = "".join(f"{line}\n" for line in chosen)
+        (target / f"{split}.txt").write_bytes(text.encode("utf-8", errors="surrogateescape"))
         written[split] = len(chosen)
     return written

@@ -1,36 +1,66 @@
 """Decode images with Pillow, in worker processes when there are many: the linter's slow part.
 
 A worker module of its own that imports only Pillow, so spawned workers start fast. Each path gives its
-``(width, height)`` after a full decode, or the decoder's complaint as a string.
+``(width, height)`` after a full decode, :class:`TooLarge` when its header names more than
+:data:`MAX_PIXELS` (refused before decoding: a decompression bomb is a few KB of PNG that decodes to
+gigabytes), or the decoder's complaint as a string.
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 POOL_THRESHOLD = 2000
 """Fewer images than this are decoded in the calling process (starting workers would cost more)."""
 CHUNK = 500
+MAX_PIXELS = 89_478_485
+"""Pixels an image may have to be decoded: Pillow's own ``MAX_IMAGE_PIXELS`` default (~0.25 GiB as
+24-bit RGB), past which Pillow itself warns of a decompression bomb. Training images are resized to a
+few hundred pixels a side; a 100-megapixel photo is shrunk first."""
 
-ImageResult = tuple[int, int] | str
+
+@dataclass(frozen=True)
+class TooLarge:
+    """An image over :data:`MAX_PIXELS`, refused from its header; 0 x 0 when Pillow refused it itself
+    (more than twice its own limit) before saying its size."""
+
+    width: int
+    height: int
+
+
+ImageResult = tuple[int, int] | str | TooLarge
 
 
 def decode_images(paths: Sequence[str]) -> list[ImageResult]:
-    """Open and fully decode each image; JPEGs are decoded at reduced scale (every byte still read)."""
+    """Open and fully decode each image; JPEGs are decoded at reduced scale (every byte still read).
+
+    The size is read from the header first (``Image.open`` decodes nothing) and an image over
+    :data:`MAX_PIXELS` is never decoded. Pillow's own ``DecompressionBombWarning`` is silenced here:
+    the refusal is the finding, reported with its file and line instead of a raw warning.
+    """
     from PIL import Image
 
     results: list[ImageResult] = []
-    for path in paths:
-        try:
-            with Image.open(path) as img:
-                size = img.size
-                if img.format == "JPEG":
-                    img.draft("RGB", (max(1, size[0] // 8), max(1, size[1] // 8)))
-                img.load()
-                results.append((int(size[0]), int(size[1])))
-        except Exception as exc:  # any decoder complaint is the finding
-            results.append(f"{type(exc).__name__}: {exc}"[:200])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        for path in paths:
+            try:
+                with Image.open(path) as img:
+                    width, height = (int(v) for v in img.size)
+                    if width * height > MAX_PIXELS:
+                        results.append(TooLarge(width, height))
+                        continue
+                    if img.format == "JPEG":
+                        img.draft("RGB", (max(1, width // 8), max(1, height // 8)))
+                    img.load()
+                    results.append((width, height))
+            except Image.DecompressionBombError:
+                results.append(TooLarge(0, 0))
+            except Exception as exc:  # any decoder complaint is the finding
+                results.append(f"{type(exc).__name__}: {exc}"[:200])
     return results
 
 

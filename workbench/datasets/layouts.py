@@ -11,11 +11,17 @@ Layouts (as PaddleX 3.7's own checkers read them; docs/paddle-notes.md, "Dataset
 A reader never stops at the first problem: :class:`DatasetError` carries all of them, each with the
 file, the 1-based line, a stable ``code``, a message and a fix (docs/architecture.md, "Errors and faults").
 Pure Python: no Paddle.
+
+**Bounded input.** A list is a path and a label per line, so its size is refused before it is read
+(:data:`MAX_LIST_BYTES`), each line has a length bound (:data:`MAX_LINE_BYTES`, :data:`MAX_DET_LINE_BYTES`)
+and a NUL byte is refused (no file name holds one); each is a located problem whose code is in
+:data:`REFUSED`. Text from the files is echoed as an :func:`excerpt`, never whole.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +29,54 @@ from typing import Any
 from workbench.i18n import t
 
 SPLITS = ("train", "val")
+
+MAX_LIST_BYTES = 64 * 1024 * 1024
+"""Largest list / label / dict file read (64 MiB). The biggest public classification set, ImageNet-1k,
+has 1.28 M lines of ~40 bytes (``train/n01440764/n01440764_10026.JPEG 0``): ~51 MB. Checking a list
+holds a few times its size in memory, so this bounds memory too; ``dataset check --max-list-mb`` raises
+it for a bigger set."""
+MAX_LINE_BYTES = 8 * 1024
+"""Longest classification / recognition / label / dict line: a path (Linux opens at most PATH_MAX, 4096
+bytes) and a label (a class id, or one line of text: PaddleOCR's ``max_text_length`` is 25 by default,
+long-text models a few hundred characters)."""
+MAX_DET_LINE_BYTES = 1024 * 1024
+"""Longest detection line: a path and a JSON list of boxes (~100-200 bytes each with the text), so
+room for thousands of boxes on one image; a dense document page has a few hundred."""
+EXCERPT_CHARS = 80
+"""Characters of a file's text echoed in a message; the rest is summarised by its size."""
+REFUSED = frozenset({"file_too_large", "line_too_long", "nul_byte", "image_too_large"})
+"""Problem codes for input the checker refused to read or decode: its verdict is incomplete (exit 2)."""
+
+
+class Containment:
+    """Where a path under ``root`` really points, to tell whether it stays inside ``root``.
+
+    ``..`` and symlinks are resolved as the OS resolves them: each folder once (a dataset has few, a list
+    many lines in each), the file itself only when it is a symlink (``is_link``: the caller's ``lstat``).
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = os.path.realpath(root)
+        self.folders: dict[str, str] = {}
+
+    def resolve(self, path: str, is_link: bool) -> str:
+        if is_link:
+            return os.path.realpath(path)
+        head, tail = os.path.split(path)
+        real = self.folders.get(head)
+        if real is None:
+            real = self.folders[head] = os.path.realpath(head)
+        return os.path.normpath(os.path.join(real, tail))
+
+    def inside(self, real: str) -> bool:
+        return real == self.root or real.startswith(self.root.rstrip(os.sep) + os.sep)
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """``text`` when short, else its first ``limit`` characters and ``… (N bytes)``."""
+    if len(text) <= limit:
+        return text
+    return t("dataset.excerpt", text=text[:limit], size=len(text.encode("utf-8", "replace")))
 
 
 @dataclass(frozen=True)
@@ -41,6 +95,30 @@ class DatasetProblem:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+KEEP_PER_CODE = 1000
+"""Problems of one code kept with their text (all are counted): a list of two million missing images is
+two million problems, ~0.5 KB each, and nobody reads past the first few of a kind."""
+
+
+class ProblemList(list[DatasetProblem]):
+    """A list of problems that keeps the first :data:`KEEP_PER_CODE` of each code and counts them all
+    (``counts``, ``total``), so the memory a report takes is bounded whatever the dataset holds."""
+
+    def __init__(self, keep: int = KEEP_PER_CODE) -> None:
+        super().__init__()
+        self.keep = keep
+        self.counts: dict[str, int] = {}
+
+    def append(self, problem: DatasetProblem) -> None:
+        count = self.counts[problem.code] = self.counts.get(problem.code, 0) + 1
+        if count <= self.keep:
+            super().append(problem)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
 
 
 class DatasetError(Exception):
@@ -77,18 +155,27 @@ class RecLayout:
         return max((len(text) for split in self.samples.values() for _, text in split), default=0)
 
 
-def _read_lines(path: Path, problems: list[DatasetProblem], data: bytes | None = None) -> list[str] | None:
-    """The file's lines without line endings, or ``None`` (and a problem) if it cannot be read.
+def read_bounded(path: Path, problems: list[DatasetProblem], limit: int = MAX_LIST_BYTES) -> bytes | None:
+    """The file's bytes, or ``None`` and a problem (``missing_file``, ``unreadable``, ``file_too_large``).
 
-    ``data``: the file's bytes when the caller has read them already (the linter reads each list once).
+    The size is checked before anything is read, so a file over ``limit`` costs no memory; a file that
+    says it is smaller but is not (a pipe, a file still growing) is read to ``limit + 1`` bytes at most
+    and refused. Only regular files are read: a FIFO or a device would block or never end.
     """
-    if data is not None:
-        try:
-            return data.decode("utf-8").splitlines()  # as read_text: splitlines takes \r\n and \r too
-        except UnicodeDecodeError:
-            return _lines_with_bad_bytes(path, problems, data)
     try:
-        text = path.read_text(encoding="utf-8")
+        info = path.stat()
+        if not path.is_file():
+            raise IsADirectoryError(f"not a regular file: {path}")
+        if info.st_size <= limit:
+            with path.open(
+                "rb"
+            ) as handle:  # read(n) allocates n bytes first: ask for the size, not the limit
+                data = handle.read(info.st_size + 1)
+                if len(data) > info.st_size:  # it grew since: read on, still within the limit
+                    data += handle.read(limit + 1 - len(data))
+            if len(data) <= limit:
+                return data
+        size = max(info.st_size, limit + 1)
     except FileNotFoundError:
         problems.append(
             DatasetProblem(
@@ -100,21 +187,53 @@ def _read_lines(path: Path, problems: list[DatasetProblem], data: bytes | None =
             )
         )
         return None
-    except UnicodeDecodeError:
-        return _lines_with_bad_bytes(path, problems)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
         problems.append(
-            DatasetProblem(str(path), 0, "unreadable", t("training.data.unreadable", error=str(exc)))
+            DatasetProblem(str(path), 0, "unreadable", t("training.data.unreadable", error=excerpt(str(exc))))
         )
         return None
-    return text.splitlines()
+    shown, most = _sizes(size, limit)
+    problems.append(
+        DatasetProblem(
+            str(path),
+            0,
+            "file_too_large",
+            t("dataset.problem.file_too_large", size=shown, limit=most),
+            t("dataset.problem.file_too_large.hint"),
+        )
+    )
+    return None
 
 
-def _lines_with_bad_bytes(path: Path, problems: list[DatasetProblem], data: bytes | None = None) -> list[str]:
+def _sizes(size: int, limit: int) -> tuple[str, str]:
+    """``size`` and ``limit`` in MiB, or in bytes when they would read the same in MiB."""
+    shown = f"{size / 2**20:.1f} MiB", f"{limit / 2**20:.1f} MiB"
+    return shown if shown[0] != shown[1] else (f"{size} B", f"{limit} B")
+
+
+def _read_lines(
+    path: Path, problems: list[DatasetProblem], data: bytes | None = None, *, given: bool = False
+) -> list[str] | None:
+    """The file's lines without line endings, or ``None`` (and a problem) if it cannot be read.
+
+    ``data``: the file's bytes when the caller has read them already (the linter reads each list once);
+    ``given``: the caller read (or tried to read) the file, so ``None`` means it could not, and said why.
+    """
+    if data is None and not given:
+        data = read_bounded(path, problems)
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8").splitlines()  # as read_text: splitlines takes \r\n and \r too
+    except UnicodeDecodeError:
+        return _lines_with_bad_bytes(path, problems, data)
+
+
+def _lines_with_bad_bytes(path: Path, problems: list[DatasetProblem], data: bytes) -> list[str]:
     """A file that is not all UTF-8: a ``not_utf8`` problem on each line that is not, and every line
     read (bad bytes replaced) so the rest of the file is still checked."""
     lines: list[str] = []
-    for number, raw in enumerate((path.read_bytes() if data is None else data).split(b"\n"), start=1):
+    for number, raw in enumerate(data.split(b"\n"), start=1):
         try:
             lines.append(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
@@ -132,6 +251,42 @@ def _lines_with_bad_bytes(path: Path, problems: list[DatasetProblem], data: byte
     return text[1:].splitlines() if text.startswith("\ufeff") else text.splitlines()
 
 
+def checked_lines(
+    file: Path, lines: Iterable[str], problems: list[DatasetProblem], limit: int = MAX_LINE_BYTES
+) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` for each line within the length bound and free of NUL bytes.
+
+    A longer line is a ``line_too_long`` problem and a line with a NUL byte a ``nul_byte`` one; either is
+    skipped, so nothing later parses it, looks it up on disk or echoes it whole.
+    """
+    for number, raw in enumerate(lines, start=1):
+        if len(raw) > limit // 4:  # a character is at most 4 bytes: only long lines are measured
+            size = len(raw.encode("utf-8", "replace"))
+            if size > limit:
+                problems.append(
+                    DatasetProblem(
+                        str(file),
+                        number,
+                        "line_too_long",
+                        t("dataset.problem.line_too_long", size=size, limit=limit, text=excerpt(raw, 40)),
+                        t("dataset.problem.line_too_long.hint"),
+                    )
+                )
+                continue
+        if "\x00" in raw:
+            problems.append(
+                DatasetProblem(
+                    str(file),
+                    number,
+                    "nul_byte",
+                    t("dataset.problem.nul_byte", column=raw.index("\x00") + 1),
+                    t("dataset.problem.nul_byte.hint"),
+                )
+            )
+            continue
+        yield number, raw
+
+
 def _check_image(root: Path, rel: str, file: Path, line: int, problems: list[DatasetProblem]) -> Path | None:
     path = root / rel
     if Path(rel).is_absolute() or not path.is_file():
@@ -140,7 +295,7 @@ def _check_image(root: Path, rel: str, file: Path, line: int, problems: list[Dat
                 str(file),
                 line,
                 "missing_image",
-                t("training.data.missing_image", path=rel),
+                t("training.data.missing_image", path=excerpt(rel)),
                 t("training.data.missing_image.hint"),
             )
         )
@@ -155,7 +310,7 @@ def read_cls_labels(root: Path, problems: list[DatasetProblem]) -> list[str]:
     if lines is None:
         return []
     names: dict[int, str] = {}
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in checked_lines(file, lines, problems):
         if not raw.strip():
             continue
         fields = raw.split(" ", 1)
@@ -165,7 +320,7 @@ def read_cls_labels(root: Path, problems: list[DatasetProblem]) -> list[str]:
                     str(file),
                     number,
                     "bad_fields",
-                    t("training.data.bad_label_line", text=raw[:60]),
+                    t("training.data.bad_label_line", text=excerpt(raw, 60)),
                     t("training.data.bad_label_line.hint"),
                 )
             )
@@ -198,29 +353,41 @@ def read_cls_labels(root: Path, problems: list[DatasetProblem]) -> list[str]:
 class ListLines:
     """What a list reader tells the linter besides its samples (:func:`read_cls_list` and the others).
 
-    ``data`` goes in: the list file's bytes when the caller has read them already, so the file is read
-    once. ``accepted`` and ``rejected`` come out: ``(line number, path as written)`` for each sample
-    returned, and ``(line number, the line)`` for each non-blank line that gave no sample (a bad label,
+    ``data`` and ``given`` go in: the list file's bytes when the caller has read them already, so the file
+    is read once (``given`` with ``data`` ``None``: the caller could not read it and reported why).
+    ``accepted``, ``labels`` and ``rejected`` come out: ``(line number, path as written)`` and
+    the label of each sample (with ``check_files=False`` the reader returns no samples: they are here), and ``(line number, the line)`` for each non-blank line that gave no sample (a bad label,
     a wrong separator, a missing image): the linter checks those lines' paths without reading the file
     again.
     """
 
     data: bytes | None = None
+    given: bool = False
     accepted: list[tuple[int, str]] = field(default_factory=list)
+    labels: list[Any] = field(default_factory=list)
     rejected: list[tuple[int, str]] = field(default_factory=list)
 
 
 def _two_field_lines(
-    file: Path, separator: str, bad_key: str, problems: list[DatasetProblem], seen: ListLines | None
+    file: Path,
+    separator: str,
+    bad_key: str,
+    problems: list[DatasetProblem],
+    seen: ListLines | None,
+    limit: int = MAX_LINE_BYTES,
 ) -> Iterator[tuple[int, str, str, str]]:
     """``(line number, first, second, line)`` for each well-formed non-blank line of a list file.
 
     A line that is not exactly two non-empty fields split by ``separator`` becomes a ``bad_fields``
     problem (message ``bad_key``, hint ``bad_key + ".hint"``) and is skipped (into ``seen.rejected``);
-    a missing or unreadable file is reported by :func:`_read_lines` and yields nothing.
+    a missing or unreadable file is reported by :func:`_read_lines` and yields nothing, and a line over
+    ``limit`` bytes or with a NUL byte is reported by :func:`checked_lines` and skipped.
     """
-    lines = _read_lines(file, problems, seen.data if seen is not None else None)
-    for number, raw in enumerate(lines or [], start=1):
+    if seen is not None:
+        lines = _read_lines(file, problems, seen.data, given=seen.given)
+    else:
+        lines = _read_lines(file, problems)
+    for number, raw in checked_lines(file, lines or [], problems, limit):
         if not raw.strip():
             continue
         fields = raw.split(separator)
@@ -228,9 +395,9 @@ def _two_field_lines(
             _reject(seen, number, raw)
             code = line_shape_code(raw, separator)
             if code == "bad_fields":
-                message, hint = t(bad_key, text=raw[:60]), t(f"{bad_key}.hint")
+                message, hint = t(bad_key, text=excerpt(raw, 60)), t(f"{bad_key}.hint")
             else:
-                shown = raw[:60].replace("\t", "\\t")  # a tab is the point: show it
+                shown = excerpt(raw, 60).replace("\t", "\\t")  # a tab is the point: show it
                 message, hint = t(f"dataset.problem.{code}", text=shown), t(f"dataset.problem.{code}.hint")
             problems.append(DatasetProblem(str(file), number, code, message, hint))
             continue
@@ -242,13 +409,20 @@ def _reject(seen: ListLines | None, number: int, raw: str) -> None:
         seen.rejected.append((number, raw))
 
 
-def _record(seen: ListLines | None, number: int, rel: str, raw: str, path: Path | None) -> None:
-    """A line that passed the reader's checks: a sample if its image is there, else rejected."""
+def _record(
+    seen: ListLines | None, number: int, rel: str, raw: str, label: Any, path: Path | None, check_files: bool
+) -> bool:
+    """A line that passed the reader's checks: accepted (with its label) if its image is there or was not
+    looked for, else rejected. Whether the reader returns it as a sample: the linter (``seen`` without
+    ``check_files``) takes the samples from ``seen`` and gets none, so no ``Path`` is made per line."""
+    found = path is not None or not check_files
     if seen is not None:
-        if path is not None:
+        if found:
             seen.accepted.append((number, rel))
+            seen.labels.append(label)
         else:
             seen.rejected.append((number, raw))
+    return found and (check_files or seen is None)
 
 
 def line_shape_code(raw: str, separator: str) -> str:
@@ -296,7 +470,9 @@ def read_cls_list(
     ):
         if not label_text.lstrip("-").isdigit():
             problems.append(
-                DatasetProblem(str(file), number, "bad_label", t("training.data.bad_label", label=label_text))
+                DatasetProblem(
+                    str(file), number, "bad_label", t("training.data.bad_label", label=excerpt(label_text))
+                )
             )
             _reject(seen, number, raw)
             continue
@@ -313,11 +489,10 @@ def read_cls_list(
             )
             _reject(seen, number, raw)
             continue
-        path = _check_image(root, rel, file, number, problems) if check_files else root / rel
-        _record(seen, number, rel, raw, path)
-        if path is not None:
-            samples.append((path, label))
-    if not samples and not any(p.file == str(file) for p in problems):
+        path = _check_image(root, rel, file, number, problems) if check_files else None
+        if _record(seen, number, rel, raw, label, path, check_files):
+            samples.append((path or root / rel, label))
+    if not samples and not (seen and seen.accepted) and not any(p.file == str(file) for p in problems):
         problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
     return samples
 
@@ -353,13 +528,16 @@ def read_rec_charset(root: Path, problems: list[DatasetProblem]) -> list[str]:
         return []
     charset: list[str] = []
     seen: dict[str, int] = {}
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in checked_lines(file, lines, problems):
         if raw == "":
             continue
         if len(raw) != 1:
             problems.append(
                 DatasetProblem(
-                    str(file), number, "not_single_char", t("training.data.not_single_char", text=raw[:20])
+                    str(file),
+                    number,
+                    "not_single_char",
+                    t("training.data.not_single_char", text=excerpt(raw, 20)),
                 )
             )
             continue
@@ -403,17 +581,16 @@ def read_rec_list(
                     str(file),
                     number,
                     "unknown_char",
-                    t("training.data.unknown_char", chars="".join(unknown)),
+                    t("training.data.unknown_char", chars=excerpt("".join(unknown))),
                     t("training.data.unknown_char.hint"),
                 )
             )
             _reject(seen, number, raw)
             continue
-        path = _check_image(root, rel, file, number, problems) if check_files else root / rel
-        _record(seen, number, rel, raw, path)
-        if path is not None:
-            samples.append((path, text))
-    if not samples and not any(p.file == str(file) for p in problems):
+        path = _check_image(root, rel, file, number, problems) if check_files else None
+        if _record(seen, number, rel, raw, text, path, check_files):
+            samples.append((path or root / rel, text))
+    if not samples and not (seen and seen.accepted) and not any(p.file == str(file) for p in problems):
         problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
     return samples
 
@@ -485,7 +662,8 @@ def read_det_list(
     """
     file = root / f"{split}.txt"
     samples: list[tuple[Path, list[Polygon]]] = []
-    for number, rel, text, raw in _two_field_lines(file, "\t", "training.data.bad_rec_line", problems, seen):
+    lines = _two_field_lines(file, "\t", "training.data.bad_rec_line", problems, seen, MAX_DET_LINE_BYTES)
+    for number, rel, text, raw in lines:
         polygons, code, detail = _det_polygons(text)
         if polygons is None:
             problems.append(
@@ -499,11 +677,10 @@ def read_det_list(
             )
             _reject(seen, number, raw)
             continue
-        path = _check_image(root, rel, file, number, problems) if check_files else root / rel
-        _record(seen, number, rel, raw, path)
-        if path is not None:
-            samples.append((path, polygons))
-    if not samples and not any(p.file == str(file) for p in problems):
+        path = _check_image(root, rel, file, number, problems) if check_files else None
+        if _record(seen, number, rel, raw, polygons, path, check_files):
+            samples.append((path or root / rel, polygons))
+    if not samples and not (seen and seen.accepted) and not any(p.file == str(file) for p in problems):
         problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
     return samples
 

@@ -5,7 +5,12 @@ and adds what a reader cannot see line by line: the bytes of the files (BOM, CRL
 whitespace), the paths (spaces, backslashes, absolute), the images themselves (missing, empty, not
 decodable — decoded in a process pool by :mod:`workbench.datasets.imagecheck`), duplicate lines, the
 same image in train and val, detection polygons against their image, and the warnings (unused classes,
-class imbalance, tiny splits) with the class histogram.
+class imbalance, tiny splits, images outside the dataset folder) with the class histogram.
+
+Input is bounded (:mod:`workbench.datasets.layouts`, "Bounded input"): an over-size list is refused
+before it is read, an over-long line or one with a NUL byte is reported and skipped, an image whose
+header names too many pixels is never decoded. Those problems (``LintReport.refused``) mean the
+check is incomplete: the CLI exits 2 for them, 1 for a dataset checked in full with errors.
 
 :func:`lint_dataset` returns a :class:`LintReport`; :meth:`LintReport.to_dict` is the ``--json``
 document and :func:`paddlex_result` the ``check_dataset_result.json`` PaddleX tools read.
@@ -13,7 +18,9 @@ document and :func:`paddlex_result` the ``check_dataset_result.json`` PaddleX to
 
 from __future__ import annotations
 
+import io
 import os
+import stat
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -21,12 +28,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.datasets.imagecheck import MAX_PIXELS, TooLarge
 from workbench.datasets.layouts import (
+    MAX_LINE_BYTES,
+    MAX_LIST_BYTES,
+    REFUSED,
     SPLITS,
+    Containment,
     DatasetError,
     DatasetProblem,
     ListLines,
     Polygon,
+    ProblemList,
+    excerpt,
+    read_bounded,
     read_cls_labels,
     read_cls_list,
     read_det_list,
@@ -54,8 +69,8 @@ class LintReport:
     root: Path
     format: str
     guessed: bool = False
-    errors: list[DatasetProblem] = field(default_factory=list)
-    warnings: list[DatasetProblem] = field(default_factory=list)
+    errors: list[DatasetProblem] = field(default_factory=ProblemList)
+    warnings: list[DatasetProblem] = field(default_factory=ProblemList)
     stats: dict[str, Any] = field(default_factory=dict)
     sample_paths: dict[str, list[Path]] = field(default_factory=dict)
 
@@ -63,23 +78,42 @@ class LintReport:
     def ok(self) -> bool:
         return not self.errors
 
+    @property
+    def error_count(self) -> int:
+        """Every error found, including those past :data:`KEEP_PER_CODE` of a code (counted, not kept)."""
+        return _total(self.errors)
+
+    @property
+    def warning_count(self) -> int:
+        return _total(self.warnings)
+
+    @property
+    def refused(self) -> bool:
+        """Some input was refused (too large, too long, a NUL byte, too many pixels): not all was checked."""
+        return any(p.code in REFUSED for p in self.errors)
+
     def groups(self, which: str = "errors", first: int = 3) -> list[tuple[str, int, list[DatasetProblem]]]:
         """``(code, count, first problems)`` for each code, most frequent first."""
         by_code: dict[str, list[DatasetProblem]] = defaultdict(list)
-        for problem in self.errors if which == "errors" else self.warnings:
+        problems = self.errors if which == "errors" else self.warnings
+        for problem in problems:
             by_code[problem.code].append(problem)
-        ordered = sorted(by_code.items(), key=lambda item: (-len(item[1]), item[0]))
-        return [(code, len(found), found[:first]) for code, found in ordered]
+        counts = _counts(problems)
+        ordered = sorted(by_code.items(), key=lambda item: (-counts[item[0]], item[0]))
+        return [(code, counts[code], found[:first]) for code, found in ordered]
 
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` document: ``{"ok", "format", "errors", "warnings", "stats"}``."""
         return {
             "ok": self.ok,
+            "refused": self.refused,
             "root": str(self.root),
             "format": self.format,
             "format_guessed": self.guessed,
             "errors": [p.to_dict() for p in self.errors],
             "warnings": [p.to_dict() for p in self.warnings],
+            "error_counts": _counts(self.errors),
+            "warning_counts": _counts(self.warnings),
             "stats": self.stats,
         }
 
@@ -87,6 +121,17 @@ class LintReport:
         """Raise :class:`DatasetError` with every error (the training engine refuses such a dataset)."""
         if self.errors:
             raise DatasetError(list(self.errors))
+
+
+def _counts(problems: list[DatasetProblem]) -> dict[str, int]:
+    """Problems per code, counting those a :class:`ProblemList` did not keep."""
+    if isinstance(problems, ProblemList):
+        return dict(problems.counts)
+    return dict(Counter(p.code for p in problems))
+
+
+def _total(problems: list[DatasetProblem]) -> int:
+    return problems.total if isinstance(problems, ProblemList) else len(problems)
 
 
 def _problem(file: Path | str, line: int, code: str, **values: Any) -> DatasetProblem:
@@ -103,8 +148,8 @@ def guess_format(root: Path) -> str:
         return "rec"
     try:
         with (root / "train.txt").open(encoding="utf-8", errors="replace") as handle:
-            first = handle.readline()
-    except OSError:
+            first = handle.readline(MAX_LINE_BYTES)  # a file with no newline is not read whole
+    except (OSError, ValueError):
         return "cls"
     if "\t" in first:
         return "det" if first.split("\t", 1)[1].lstrip().startswith("[") else "rec"
@@ -114,12 +159,10 @@ def guess_format(root: Path) -> str:
 # -- the bytes of the text files -------------------------------------------------------------------
 
 
-def _read_bytes(file: Path) -> bytes | None:
-    """The file's bytes, or ``None`` when it cannot be read (its reader then reads it and says why)."""
-    try:
-        return file.read_bytes()
-    except OSError:
-        return None
+def _read_bytes(file: Path, limit: int = MAX_LIST_BYTES) -> bytes | None:
+    """The file's bytes, or ``None`` when it cannot be read or is over ``limit`` (its reader then says
+    why)."""
+    return read_bounded(file, [], limit)
 
 
 def _check_bytes(
@@ -131,14 +174,19 @@ def _check_bytes(
     if data.startswith(b"\xef\xbb\xbf"):
         errors.append(_problem(file, 1, "bom"))
         data = data[3:]
-    lines = data.split(b"\n")
-    crlf = [n for n, raw in enumerate(lines, start=1) if raw.endswith(b"\r")]
+    # Counted and found in place: a list of millions of lines is not split into millions of objects.
+    crlf = data.count(b"\r\n") + data.endswith(b"\r")
     if crlf:
-        errors.append(_problem(file, crlf[0], "crlf", count=len(crlf)))
-    is_list = file.name in ("train.txt", "val.txt")
-    for number, raw in enumerate(lines, start=1):
-        text = raw.decode("utf-8", errors="replace").rstrip("\r")  # bad bytes: the reader reports them
-        if is_list and fmt != "cls" and text.strip() and text != text.rstrip(" \t"):
+        at = data.find(b"\r\n")
+        first = data.count(b"\n", 0, at) + 1 if at >= 0 else data.count(b"\n") + 1
+        errors.append(_problem(file, first, "crlf", count=crlf))
+    if file.name not in ("train.txt", "val.txt") or fmt == "cls":
+        return
+    for number, raw in enumerate(io.BytesIO(data), start=1):  # one line at a time
+        if len(raw) > MAX_LINE_BYTES and fmt != "det":
+            continue  # the reader reports it as too long
+        text = raw.removesuffix(b"\n").decode("utf-8", errors="replace").rstrip("\r")  # bad bytes: the
+        if text.strip() and text != text.rstrip(" \t"):  # reader reports them
             warnings.append(_problem(file, number, "trailing_whitespace_text"))
 
 
@@ -148,103 +196,119 @@ def _check_bytes(
 @dataclass
 class _Split:
     """One list file: its non-blank lines, what its reader saw (``seen.accepted`` line by line with
-    ``labels``, ``seen.rejected``)."""
+    ``seen.labels``, ``seen.rejected``)."""
 
     lines: int = 0
     seen: ListLines = field(default_factory=ListLines)
-    labels: list[Any] = field(default_factory=list)
 
     @property
     def records(self) -> list[tuple[int, str]]:
         """``(line number, path as written)`` of each sample."""
         return self.seen.accepted
 
+    @property
+    def labels(self) -> list[Any]:
+        """The label of each sample, in the order of :attr:`records`."""
+        return self.seen.labels
+
 
 def _count_lines(data: bytes | None) -> int:
-    return 0 if data is None else sum(1 for raw in data.split(b"\n") if raw.strip())
+    return 0 if data is None else sum(1 for raw in io.BytesIO(data) if raw.strip())
 
 
 def _read_lists(
     root: Path, fmt: str, lists: dict[str, bytes | None], errors: list[DatasetProblem]
 ) -> tuple[dict[str, _Split], list[str], dict[int, int]]:
-    """Parse the lists (``lists``: each file's bytes, read once) through the layout readers;
-    ``(splits, class names or charset, id -> line)``."""
+    """Parse the lists (``lists``: each file's bytes, read once; ``None`` when it could not be, already
+    reported) through the layout readers; ``(splits, class names or charset, id -> line)``."""
     splits = {
-        name: _Split(lines=_count_lines(lists[name]), seen=ListLines(data=lists[name])) for name in SPLITS
+        name: _Split(lines=_count_lines(lists[name]), seen=ListLines(data=lists[name], given=True))
+        for name in SPLITS
     }
     names: list[str] = []
     id_lines: dict[int, int] = {}
     if fmt == "cls":
         names = read_cls_labels(root, errors)
-        try:
-            for number, raw in enumerate((root / "label.txt").read_text("utf-8").splitlines(), start=1):
-                head = raw.split(" ", 1)[0]
-                if head.isdigit():
-                    id_lines.setdefault(int(head), number)
-        except (OSError, UnicodeDecodeError):
-            pass
+        labels = _read_bytes(root / "label.txt")
+        text = "" if labels is None else labels.decode("utf-8", errors="replace")
+        for number, raw in enumerate(text.splitlines(), start=1):
+            head = raw[:32].split(" ", 1)[0]
+            if head.isdigit():
+                id_lines.setdefault(int(head), number)
         for name, split in splits.items():
-            samples = read_cls_list(root, name, len(names), errors, check_files=False, seen=split.seen)
-            split.labels = [label for _, label in samples]
+            read_cls_list(root, name, len(names), errors, check_files=False, seen=split.seen)
     elif fmt == "rec":
         names = read_rec_charset(root, errors)
         known = set(names)
         for name, split in splits.items():
-            texts = read_rec_list(root, name, known, errors, check_files=False, seen=split.seen)
-            split.labels = [text for _, text in texts]
+            read_rec_list(root, name, known, errors, check_files=False, seen=split.seen)
     else:
         for name, split in splits.items():
-            boxes = read_det_list(root, name, errors, check_files=False, seen=split.seen)
-            split.labels = [polygons for _, polygons in boxes]
+            read_det_list(root, name, errors, check_files=False, seen=split.seen)
     return splits, names, id_lines
 
 
 def _check_paths_and_lines(
-    root: Path, splits: dict[str, _Split], errors: list[DatasetProblem]
+    root: Path, splits: dict[str, _Split], errors: list[DatasetProblem], warnings: list[DatasetProblem]
 ) -> dict[str, list[tuple[str, int, str, Any]]]:
-    """Paths (absolute, backslash, space, missing, empty), duplicate lines, train/val overlap.
+    """Paths (absolute, backslash, space, missing, empty, outside the folder), duplicate lines,
+    train/val overlap.
 
-    Returns, per split, the samples whose image exists: ``(image path, line, path as written, label)``.
+    A path that leaves the dataset folder (``../``, or a symlink out of it) is a warning: PaddleX joins
+    the path to the folder and reads it wherever it lands, but a copy or an archive of the folder leaves
+    that image behind (and ``--sample`` leaves out a ``../`` path). Returns, per split, the samples whose image exists as a regular file:
+    ``(image path, line, path as written, label)``.
     """
     present: dict[str, list[tuple[str, int, str, Any]]] = {}
     first_split: dict[str, tuple[str, int]] = {}
+    containment = Containment(root)
     for name, split in splits.items():
         file = root / f"{name}.txt"
-        seen: dict[tuple[str, str], int] = {}
+        seen: dict[tuple[str, Any], int] = {}
         keep: list[tuple[str, int, str, Any]] = []
         for (number, rel), label in zip(split.records, split.labels, strict=True):
-            key = (rel, repr(label))
+            key = (rel, label if isinstance(label, int | str) else repr(label))  # no repr per line
             if key in seen:
                 errors.append(_problem(file, number, "duplicate_line", first=seen[key]))
                 continue
             seen[key] = number
+            shown = excerpt(rel)
             if os.path.isabs(rel) or rel.startswith("/"):
-                errors.append(_problem(file, number, "absolute_path", path=rel))
+                errors.append(_problem(file, number, "absolute_path", path=shown))
                 continue
             if "\\" in rel:
-                errors.append(_problem(file, number, "backslash", path=rel))
+                errors.append(_problem(file, number, "backslash", path=shown))
                 continue
             if " " in rel:
-                errors.append(_problem(file, number, "path_space_rel", path=rel))
+                errors.append(_problem(file, number, "path_space_rel", path=shown))
             other = first_split.get(rel)
             if other is not None and other[0] != name:
                 errors.append(
-                    _problem(file, number, "train_val_overlap", path=rel, other=f"{other[0]}.txt:{other[1]}")
+                    _problem(
+                        file, number, "train_val_overlap", path=shown, other=f"{other[0]}.txt:{other[1]}"
+                    )
                 )
             first_split.setdefault(rel, (name, number))
-            path = root / rel
+            path = os.path.join(root, rel)  # a str: no Path object per line
             try:
-                size = path.stat().st_size
-            except OSError:
-                errors.append(_problem(file, number, "missing_image", path=rel))
+                info = os.lstat(path)
+                link = stat.S_ISLNK(info.st_mode)
+            except (OSError, ValueError):  # ValueError: a NUL byte (the reader skips those lines)
+                info, link = None, False
+            real = containment.resolve(path, link)
+            if not containment.inside(real):
+                warnings.append(_problem(file, number, "outside_dataset", path=shown, target=excerpt(real)))
+            try:
+                info = os.stat(path) if link else info
+            except (OSError, ValueError):
+                info = None
+            if info is None or not stat.S_ISREG(info.st_mode):
+                errors.append(_problem(file, number, "missing_image", path=shown))
                 continue
-            if not path.is_file():
-                errors.append(_problem(file, number, "missing_image", path=rel))
+            if info.st_size == 0:
+                errors.append(_problem(file, number, "empty_image", path=shown))
                 continue
-            if size == 0:
-                errors.append(_problem(file, number, "empty_image", path=rel))
-                continue
-            keep.append((str(path), number, rel, label))
+            keep.append((path, number, rel, label))
         present[name] = keep
     return present
 
@@ -268,9 +332,9 @@ def _check_rejected_paths(
             fields = text.split("\t", 1) if fmt != "cls" or "\t" in text else text.rsplit(None, 1)
             rel = fields[0].strip()
             if os.path.isabs(rel) or rel.startswith("/"):
-                errors.append(_problem(file, number, "absolute_path", path=rel))
+                errors.append(_problem(file, number, "absolute_path", path=excerpt(rel)))
             elif "\\" in rel:
-                errors.append(_problem(file, number, "backslash", path=rel))
+                errors.append(_problem(file, number, "backslash", path=excerpt(rel)))
 
 
 def _area(polygon: Polygon) -> float:
@@ -334,8 +398,12 @@ def lint_dataset(
     *,
     workers: int | None = None,
     progress: Progress | None = None,
+    max_list_bytes: int = MAX_LIST_BYTES,
 ) -> LintReport:
-    """Check the dataset folder ``root`` in format ``fmt`` (``cls``, ``rec``, ``det`` or ``auto``)."""
+    """Check the dataset folder ``root`` in format ``fmt`` (``cls``, ``rec``, ``det`` or ``auto``).
+
+    ``max_list_bytes``: the largest ``train.txt`` / ``val.txt`` read; a larger one is refused unread.
+    """
     started = time.perf_counter()
     base = Path(root)
     guessed = fmt == "auto"
@@ -354,15 +422,20 @@ def lint_dataset(
         return report
     errors, warnings = report.errors, report.warnings
     text_files = [("label.txt" if chosen == "cls" else "dict.txt")] if chosen != "det" else []
-    lists = {name: _read_bytes(base / f"{name}.txt") for name in SPLITS}  # each list read once, here
+    lists = {  # each list read once, here; a missing or over-size one is reported here too
+        name: read_bounded(base / f"{name}.txt", errors, max_list_bytes) for name in SPLITS
+    }
     for name in text_files:
         _check_bytes(base / name, _read_bytes(base / name), errors, warnings, chosen)
     for name in SPLITS:
         _check_bytes(base / f"{name}.txt", lists[name], errors, warnings, chosen)
     splits, names, id_lines = _read_lists(base, chosen, lists, errors)
+    for split in splits.values():  # parsed: the bytes (up to the cap each) are not needed any more
+        split.seen.data = None
+    del lists
     if progress is not None:
         progress("lines", sum(s.lines for s in splits.values()), sum(s.lines for s in splits.values()))
-    present = _check_paths_and_lines(base, splits, errors)
+    present = _check_paths_and_lines(base, splits, errors, warnings)
     _check_rejected_paths(base, chosen, splits, errors)
 
     unique = sorted({path for samples in present.values() for path, *_ in samples})
@@ -377,8 +450,13 @@ def lint_dataset(
         file = base / f"{name}.txt"
         for path, number, rel, label in samples:
             result = decoded[path]
-            if isinstance(result, str):
-                errors.append(_problem(file, number, "bad_image", path=rel, error=result))
+            if isinstance(result, TooLarge):
+                size = f"{result.width}x{result.height}" if result.width else f"> {2 * MAX_PIXELS}"
+                errors.append(
+                    _problem(file, number, "image_too_large", path=excerpt(rel), size=size, limit=MAX_PIXELS)
+                )
+            elif isinstance(result, str):
+                errors.append(_problem(file, number, "bad_image", path=excerpt(rel), error=result))
             elif chosen == "det":
                 _check_polygons(file, number, label, result, errors)
         report.sample_paths[name] = [Path(path) for path, *_ in samples[:SAMPLE_PATHS]]
@@ -470,8 +548,8 @@ def report_text(report: LintReport, first: int = 5) -> str:
         t("dataset.panel.title", path=str(report.root), format=report.format),
         t(
             "dataset.panel.summary",
-            errors=len(report.errors),
-            warnings=len(report.warnings),
+            errors=report.error_count,
+            warnings=report.warning_count,
             samples=samples,
         ),
     ]

@@ -112,6 +112,51 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the file is truncated or not an image; copy it again or drop the line",
         "文件被截断或不是图片；请重新拷贝或删除该行",
     ),
+    # bounded input (refused: the check is incomplete, exit 2)
+    "dataset.excerpt": ("{text}… ({size} bytes)", "{text}…（共 {size} 字节）"),
+    "dataset.problem.file_too_large": (
+        "the file is {size}, over the limit of {limit}; not read",
+        "文件大小为 {size}，超过上限 {limit}；未读取",
+    ),
+    "dataset.problem.file_too_large.hint": (
+        "a list holds one short line per image; check it is the right file, split the dataset, or raise "
+        "the limit with --max-list-mb",
+        "列表每张图片只占一短行；请确认文件无误、拆分数据集，或用 --max-list-mb 提高上限",
+    ),
+    "dataset.problem.line_too_long": (
+        "the line is {size} bytes, over the limit of {limit}; not read: '{text}'",
+        "该行有 {size} 字节，超过上限 {limit}；未读取：'{text}'",
+    ),
+    "dataset.problem.line_too_long.hint": (
+        "a line is an image path and its label; a missing line break or a binary file makes one this long",
+        "每行应为图片路径和标签；缺少换行或文件是二进制时才会这么长",
+    ),
+    "dataset.problem.nul_byte": (
+        "the line has a NUL byte (at character {column}); not read",
+        "该行含有 NUL 字节（第 {column} 个字符处）；未读取",
+    ),
+    "dataset.problem.nul_byte.hint": (
+        "no file name holds a NUL byte: the file is binary or damaged; re-export the list as UTF-8 text",
+        "文件名不可能含 NUL 字节：该文件是二进制或已损坏；请重新导出为 UTF-8 文本列表",
+    ),
+    "dataset.problem.image_too_large": (
+        "image '{path}' is {size} pixels, over the limit of {limit}; not decoded",
+        "图片 '{path}' 为 {size} 像素，超过上限 {limit}；未解码",
+    ),
+    "dataset.problem.image_too_large.hint": (
+        "shrink the image (training resizes it to a few hundred pixels anyway), or drop the line; a few KB "
+        "file this large is a decompression bomb",
+        "缩小该图片（训练时反正会缩放到几百像素），或删除该行；体积只有几 KB 却这么大的文件是解压炸弹",
+    ),
+    "dataset.problem.outside_dataset": (
+        "image '{path}' is outside the dataset folder ({target})",
+        "图片 '{path}' 位于数据集目录之外（{target}）",
+    ),
+    "dataset.problem.outside_dataset.hint": (
+        "move the image into the dataset folder: a copy or an archive of the folder does not carry it, and "
+        "--sample leaves out paths with ../",
+        "请把图片移入数据集目录：复制或打包该目录时不会带上它，--sample 也会跳过含 ../ 的路径",
+    ),
     "dataset.problem.det_degenerate": (
         "box {box} has no area (its points coincide or lie on a line)",
         "第 {box} 个框面积为零（各点重合或共线）",
@@ -160,12 +205,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "数据集格式；auto 根据文件推断并说明所选格式。",
     ),
     "cli.dataset.opt.fix": (
-        "Write a copy with the safe fixes (separators, CRLF/BOM, backslashes, duplicates) to OUT.",
-        "将应用安全修复（分隔符、CRLF/BOM、反斜杠、重复行）后的副本写入 OUT。",
+        "Write a copy with the safe fixes (separators, CRLF/BOM, backslashes, duplicates) to OUT, a new or "
+        "empty folder outside the dataset.",
+        "将应用安全修复（分隔符、CRLF/BOM、反斜杠、重复行）后的副本写入 OUT（数据集之外的新目录或空目录）。",
     ),
     "cli.dataset.opt.sample": (
-        "Write a small stratified split of N training samples to OUT.",
-        "将含 N 个训练样本的分层小样本写入 OUT。",
+        "Write a small stratified split of N training samples to OUT, a new or empty folder outside the dataset.",
+        "将含 N 个训练样本的分层小样本写入 OUT（数据集之外的新目录或空目录）。",
     ),
     "cli.dataset.opt.output": (
         "Folder for check_dataset_result.json (default: the workspace's dataset_checks/<name>).",
@@ -198,6 +244,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.dataset.out_exists": (
         "{path} exists and is not empty (or is inside the dataset); choose a new folder",
         "{path} 已存在且非空（或位于数据集内）；请换一个新目录",
+    ),
+    "cli.dataset.out_not_dir": (
+        "{path} is a file, or lies under one; choose a new folder",
+        "{path} 是文件或位于文件之下；请换一个新目录",
+    ),
+    "cli.dataset.out_unusable": (
+        "{path} cannot be used: {error}; choose another folder",
+        "{path} 无法使用：{error}；请换一个目录",
+    ),
+    "cli.dataset.opt.max_list_mb": (
+        "Refuse a train.txt / val.txt larger than this many MiB unread (memory grows with the list).",
+        "拒绝读取大于此 MiB 数的 train.txt / val.txt（内存占用随列表增长）。",
+    ),
+    "cli.dataset.not_written": (
+        "--fix / --sample not written: some input was refused (see the errors above)",
+        "未写入 --fix / --sample：部分输入被拒绝（见上方错误）",
+    ),
+    "cli.dataset.refused": (
+        "check incomplete: some input was refused unread (file_too_large, line_too_long, nul_byte, "
+        "image_too_large above); fix it and check again",
+        "检查不完整：部分输入未读取即被拒绝（见上方 file_too_large、line_too_long、nul_byte、"
+        "image_too_large）；修正后请重新检查",
     ),
     "cli.dataset.progress.lines": ("reading lists", "读取列表"),
     "cli.dataset.progress.images": ("decoding images", "解码图片"),
