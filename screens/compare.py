@@ -1,8 +1,11 @@
 """The ``compare`` mode: train/inference parity for one run and checkpoint, shown path by path.
 
-Thin by design: :func:`workbench.inference.run_comparison` runs on a thread worker (it imports Paddle and
-takes seconds) and reports its progress per path; this screen lists the checkpoints to pick from and
-renders the result document (``CompareResult.to_dict()``, the same one ``compare --json`` prints): the
+Thin by design: the comparison runs in a child process
+(:func:`workbench.inference.isolated.compare_in_child`, waited on by a thread worker): it imports Paddle,
+exports, opens predictors and converts with paddle2onnx — native code that can abort, which must never
+take down the TUI and the training runs it hosts. Quitting the TUI cancels the worker, which kills the
+child's whole process group. The child reports its progress per path; this screen lists the checkpoints
+to pick from and renders the result document (``CompareResult.to_dict()``, the same one ``compare --json`` prints): the
 paths coloured by tolerance, a histogram of per-element differences and latency bars for the selected
 path, the pitfall findings with their evidence, the operator inventory and the workspace matrix.
 :meth:`CompareScreen.show_result` takes a precomputed document, which is how the Pilot test drives it.
@@ -24,6 +27,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Header, Static
+from textual.worker import get_current_worker
 
 from workbench.formatting import format_number
 from workbench.i18n import cell_width, t
@@ -203,23 +207,34 @@ class CompareScreen(WorkbenchScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="compare-run", description="worker.compare")
     def _compare(self, workspace: Path, run_dir: str, step: int) -> None:
-        from workbench.inference import CompareInputError, CompareOptions, run_comparison
-        from workbench.inference.report import write_report
-        from workbench.runs import RunStore
+        from workbench.inference import CompareInputError
+        from workbench.inference.isolated import CompareCrashed, compare_in_child
+        from workbench.isolate import ChildCancelled
+
+        worker = get_current_worker()
 
         def progress(stage: str, name: str | None) -> None:
             text = t("inference.cli.progress", stage=stage, path=name or "")
             self.post_message(CompareProgressed(text=text))
 
         try:
-            result = run_comparison(
-                run_dir, RunStore(workspace), CompareOptions(checkpoint=step, repeats=10), progress
+            doc = compare_in_child(
+                workspace,
+                run_dir,
+                checkpoint=step,
+                repeats=10,
+                progress=progress,
+                cancel=lambda: worker.is_cancelled,
             )
+        except ChildCancelled:
+            return  # the app is closing, or a newer comparison replaced this one
         except CompareInputError as exc:
             self.post_message(CompareFinished(error="\n".join(exc.messages)))
             return
-        write_report(result)
-        self.post_message(CompareFinished(doc=result.to_dict()))
+        except CompareCrashed as exc:
+            self.post_message(CompareFinished(error=str(exc)))
+            return
+        self.post_message(CompareFinished(doc=doc))
 
     @on(CompareProgressed)
     def _compare_progressed(self, message: CompareProgressed) -> None:

@@ -8,15 +8,16 @@ comments (:mod:`workbench.parallel.editing`). Every change is checked again on a
 (:func:`workbench.parallel.validate.check_plan` on the buffer), so the findings and the per-rank estimate
 follow the text. ``ctrl+s`` saves, ``n`` runs the plan on its mesh's ranks and opens the monitor.
 
-The model is built once per training config in a child process (``python -m
-workbench.parallel.facts``), which the screen ends when it goes away; a Pilot test passes the facts in.
+The model is built once per training config in a child process with a time limit
+(:func:`workbench.parallel.facts.build_facts_isolated`: its own process group, so the dataset linter's
+spawned workers go with it). Leaving the mode or quitting the TUI kills that whole group at once, so
+the TUI returns to the shell within moments; a crash or a hang of the build is shown as a finding. For
+a ``task: custom`` config the findings pane says first that the user's module is being imported (in
+that child). A Pilot test passes the facts in.
 """
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,8 +30,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import DataTable, Header, Static, TextArea
+from textual.worker import get_current_worker
 
 from workbench.i18n import t
+from workbench.isolate import Child
 from workbench.parallel.estimate import human_bytes
 from workbench.parallel.facts import ModelFacts
 from workbench.parallel.validate import PlanReport
@@ -39,7 +42,6 @@ from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import Requests, WorkerResult
 
 DEFAULT_PLAN = "plan_cls_tp.yaml"
-FACTS_TIMEOUT_S = 180.0
 CHECK_DELAY_S = 0.3
 FIRST_CHECK_DELAY_S = 0.8
 
@@ -55,6 +57,8 @@ class PlanFactsBuilt(WorkerResult):
     train: str = ""
     facts: ModelFacts | None = None
     error: str = ""
+    notice: str = ""
+    """Said while building: the user's module is being imported (``task: custom``)."""
     kind: str = field(default="plan-facts", kw_only=True)
 
 
@@ -110,10 +114,11 @@ class PlanScreen(WorkbenchScreen):
         self._given_facts = facts
         self.report: PlanReport | None = None
         self.requests = Requests()
-        self._proc: subprocess.Popen[str] | None = None
         self._builder_lock = threading.Lock()
-        self._ended: set[int] = set()
-        """Builds this screen ended (left the mode, or a newer check took over): they report nothing."""
+        self._build_child: Child | None = None
+        self._build_ended: threading.Event | None = None
+        """Set when this screen ends the build in flight (left the mode, or a newer check took over):
+        an ended build reports nothing."""
         self._checked_since_shown = False
         """A check started since the mode was last shown (the first one waits for FIRST_CHECK_DELAY_S)."""
         self._check_timer: Timer | None = None
@@ -169,12 +174,16 @@ class PlanScreen(WorkbenchScreen):
             self.set_timer(FIRST_CHECK_DELAY_S, self._first_check)
 
     def _end_builder(self) -> bool:
-        proc = self._proc
-        if proc is not None and proc.poll() is None:
-            self._ended.add(proc.pid)
-            proc.kill()
-            return True
-        return False
+        """End the model build in flight, child and process group at once; whether there was one."""
+        with self._builder_lock:
+            ended, child = self._build_ended, self._build_child
+            self._build_ended = self._build_child = None
+        if ended is None or ended.is_set():
+            return False
+        ended.set()  # first: the build's worker then reports nothing, however the child ends
+        if child is not None:
+            child.kill()
+        return True
 
     # -- checking ----------------------------------------------------------------------------------
 
@@ -214,8 +223,10 @@ class PlanScreen(WorkbenchScreen):
         thread=True, exclusive=True, exit_on_error=False, group="plan-check", description="worker.plan_check"
     )
     def _check(self, path: Path, text: str, request: int) -> None:
+        from workbench.isolate import ChildCancelled
         from workbench.parallel.validate import check_plan
 
+        worker = get_current_worker()
         train = self._train_path(text)
         facts = None
         if train is not None and train.is_file():
@@ -226,35 +237,54 @@ class PlanScreen(WorkbenchScreen):
                 if facts is None:
                     return
                 self.facts[key] = facts
-        self.post_message(PlanChecked(report=check_plan(path, text=text, facts=facts), request=request))
+        try:  # without facts (no training config yet) check_plan builds nothing, unless one just appeared
+            report = check_plan(path, text=text, facts=facts, cancel=lambda: worker.is_cancelled)
+        except ChildCancelled:
+            return
+        self.post_message(PlanChecked(report=report, request=request))
 
     def _build_facts(self, train: Path) -> ModelFacts | None:
-        from workbench.parallel.facts import facts_from_dict
+        """Build ``train``'s model in a child process (one at a time: a newer check's build replaces an
+        older one's); ``None`` when it failed (shown) or this screen ended it (nothing shown)."""
+        from workbench.config import ConfigError
+        from workbench.isolate import ChildCancelled
+        from workbench.parallel.facts import FactsBuildFailed, build_facts_isolated, user_code_notice
 
-        self.post_message(PlanFactsBuilt(train=str(train)))
-        with self._builder_lock:  # one model build at a time: a newer check's replaces an older one's
-            self._end_builder()
-            proc = self._proc = subprocess.Popen(  # noqa: S603 - our own module, an argument list
-                [sys.executable, "-m", "workbench.parallel.facts", str(train)],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-            )
+        self._end_builder()
+        ended = threading.Event()
+        with self._builder_lock:
+            self._build_ended = ended
+        worker = get_current_worker()
+        notice = user_code_notice(train) or ""
+        self.post_message(PlanFactsBuilt(train=str(train), notice=notice))
+
+        def started(child: Child) -> None:
+            with self._builder_lock:
+                if self._build_ended is ended:
+                    self._build_child = child
+            if ended.is_set():  # ended while it was starting
+                child.kill()
+
+        error = ""
         try:
-            out, _ = proc.communicate(timeout=FACTS_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            out = ""
-        else:
-            if proc.pid in self._ended:
-                return None  # ended by us (the mode was left, or a newer check took over): no finding
-        lines = [line for line in out.splitlines() if line.startswith("{")]
-        doc = json.loads(lines[-1]) if lines else {"error": [t("ui.plan.facts_failed", path=str(train))]}
-        if "error" in doc:
-            self.post_message(PlanFactsBuilt(train=str(train), error="\n".join(doc["error"])))
+            facts = build_facts_isolated(
+                train, cancel=lambda: ended.is_set() or worker.is_cancelled, started=started
+            )
+        except ChildCancelled:
             return None
-        return facts_from_dict(doc)
+        except ConfigError as exc:
+            error = "\n".join(str(issue) for issue in exc.issues)
+        except FactsBuildFailed as exc:
+            error = "\n".join(exc.messages) or t("ui.plan.facts_failed", path=str(train))
+        finally:
+            with self._builder_lock:
+                if self._build_ended is ended:
+                    self._build_ended = self._build_child = None
+        if error:
+            if not ended.is_set():
+                self.post_message(PlanFactsBuilt(train=str(train), error=error))
+            return None
+        return facts
 
     @on(PlanFactsBuilt)
     def _facts_built(self, message: PlanFactsBuilt) -> None:
@@ -262,7 +292,11 @@ class PlanScreen(WorkbenchScreen):
         if message.error:
             findings.update(Text(message.error, style="bold red"))
         else:
-            findings.update(Text(t("ui.plan.building", path=message.train), style="dim"))
+            text = Text()
+            if message.notice:
+                text.append(message.notice + "\n", style="bold")
+            text.append(t("ui.plan.building", path=message.train), style="dim")
+            findings.update(text)
 
     @on(PlanChecked)
     def _checked(self, message: PlanChecked) -> None:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from typing import Any
 
 import pytest
 
 from tests.ui.waiting import wait_for
+from workbench.isolate import Child
 from workbench.screens.monitor import MonitorScreen
 from workbench.screens.plan import PlanScreen
 from workbench.screens.runs import RunsScreen
@@ -75,14 +77,14 @@ async def test_leaving_the_plan_mode_ends_its_model_build(make_app) -> None:  # 
         await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen))
         screen = app.screen
         assert isinstance(screen, PlanScreen)
-        builder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        builder = Child([sys.executable, "-c", "import time; time.sleep(60)"])
         try:
-            screen._proc = builder  # a model build in flight
+            screen._build_ended, screen._build_child = threading.Event(), builder  # a build in flight
             app.switch_mode("runs")
-            await wait_for(pilot, lambda: builder.poll() is not None)
+            await wait_for(pilot, lambda: builder.proc.poll() is not None)
         finally:
             builder.kill()
-            builder.wait()
+            builder.proc.wait()
 
 
 async def test_opening_the_plan_mode_builds_the_model_once(make_app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
@@ -93,10 +95,11 @@ async def test_opening_the_plan_mode_builds_the_model_once(make_app, monkeypatch
 
     def counted(*args: Any, **kwargs: Any) -> subprocess.Popen[str]:
         proc: subprocess.Popen[str] = real_popen(*args, **kwargs)
-        builds.append(proc)
+        if "workbench.parallel.facts" in list(args[0] if args else kwargs["args"]):
+            builds.append(proc)
         return proc
 
-    monkeypatch.setattr("workbench.screens.plan.subprocess.Popen", counted)
+    monkeypatch.setattr("workbench.isolate.subprocess.Popen", counted)
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         app.switch_mode("plan")

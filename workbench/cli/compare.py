@@ -4,6 +4,12 @@ Presentation only: :func:`workbench.inference.run_comparison` does the work. Exi
 (but the deliberate train-mode one) within tolerance and no failing finding, 1 the check found a
 difference or a failing pitfall, 2 bad input (no such run, no checkpoint, a corrupt checkpoint or
 export, a missing optional extra) — always a message with the fix, never a traceback.
+
+paddle2onnx runs in a child process with a time limit (:mod:`workbench.inference.onnx_convert`): when it
+aborts on an operator it has no converter for, the ``onnxruntime`` path is an error naming those
+operators (a ``path_error`` and an ``onnx_unconvertible`` finding: exit 1) and every other path is still
+measured and reported, in JSON and in the table. Ctrl-C or a time-out kills the conversion's whole
+process group.
 """
 
 from __future__ import annotations

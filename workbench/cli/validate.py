@@ -1,4 +1,9 @@
-"""``paddle-workbench validate FILE... [--json]``: check any workbench YAML file, every problem at once."""
+"""``paddle-workbench validate FILE... [--json]``: check any workbench YAML file, every problem at once.
+
+It reads the files only and never imports or runs the user's code: a ``task: custom`` entry is checked
+for its form (``package.module:function``), and a line says so, because ``plan validate`` and ``train``
+do import it (in a child process, for ``plan validate``).
+"""
 
 from __future__ import annotations
 
@@ -19,16 +24,23 @@ def validate_command() -> click.Command:
     def validate(ctx: click.Context, files: tuple[Path, ...], json_mode: bool) -> None:
         console = human_console(json_mode)
         all_issues: list[ConfigIssue] = []
-        results = []
+        results: list[dict[str, object]] = []
         for path in files:
             try:
-                kind, _model = validate_file(path)
+                kind, model = validate_file(path)
             except ConfigError as exc:
                 all_issues.extend(exc.issues)
                 results.append({"file": str(path), "ok": False, "kind": None})
                 print_issues(console, exc.issues)
             else:
-                results.append({"file": str(path), "ok": True, "kind": kind.name})
+                entry = getattr(model, "entry", None) if getattr(model, "task", None) == "custom" else None
+                result: dict[str, object] = {"file": str(path), "ok": True, "kind": kind.name}
+                results.append(result)
+                if entry:
+                    result.update(entry=entry, entry_imported=False)
+                    console.print(
+                        t("cli.validate.entry_not_imported", file=str(path), entry=entry), markup=False
+                    )
                 console.print(t("cli.validate.ok", file=str(path), kind=t(kind.describe_key)), markup=False)
         if json_mode:
             emit_json(

@@ -6,7 +6,9 @@
 * :mod:`~workbench.inference.paths` — one module per way of running the model (a :class:`Registry`);
 * :mod:`~workbench.inference.engine` — the comparison itself; :mod:`~workbench.inference.findings` — the
   pitfall detectors; :mod:`~workbench.inference.ops` — operator inventory; :mod:`~workbench.inference.matrix`
-  — the workspace's hardware × model × version matrix; :mod:`~workbench.inference.report` — reports.
+  — the workspace's hardware × model × version matrix; :mod:`~workbench.inference.report` — reports;
+* :mod:`~workbench.inference.onnx_convert` — paddle2onnx in a child process (its abort is a finding);
+  :mod:`~workbench.inference.isolated` — a whole comparison in a child process, for the TUI.
 
 Nothing here imports Paddle at module level.
 """

@@ -10,7 +10,10 @@ bound on what the path holds, since freed memory is reused). Then the pitfall de
 (:mod:`workbench.inference.findings`) read the evidence, the operator inventory is taken and the
 workspace matrix gains a row per path. Bad input raises :class:`CompareInputError` (exit code 2).
 
-Call it from a worker thread in a UI: it imports Paddle (2-3 s) and runs for seconds.
+It imports Paddle (2-3 s), exports and opens predictors in the calling process, and runs for seconds;
+paddle2onnx runs in a child process (:mod:`workbench.inference.onnx_convert`), so its abort is the
+``onnxruntime`` path's error. A long-lived caller that must survive any native crash (the TUI) runs the
+whole comparison in a child instead (:mod:`workbench.inference.isolated`).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from workbench.inference import findings as detect
 from workbench.inference.export import ExportInvalid, export_checkpoint
 from workbench.inference.matrix import append_rows, hardware_label
 from workbench.inference.metrics import diff_stats, histogram, percentile_ms, string_agreement, top1_agreement
+from workbench.inference.onnx_convert import CONVERT_TIMEOUT_S
 from workbench.inference.ops import inventory
 from workbench.inference.paths import ComparePath, PathContext, first_output, ordered_paths
 from workbench.inference.preprocess import preprocess_identity
@@ -45,6 +49,7 @@ from workbench.inference.source import (
     pick_checkpoint,
     resolve_run,
 )
+from workbench.isolate import ChildCancelled
 from workbench.runs import RunStore
 from workbench.training.checkpoints import CheckpointInfo
 
@@ -65,6 +70,11 @@ class CompareOptions:
     """``True`` requires the ``onnx`` extra (missing → bad input), ``None`` uses it when installed."""
     paths: Sequence[str] | None = None
     write_matrix: bool = True
+    convert_timeout_s: float = CONVERT_TIMEOUT_S
+    """Time limit of the paddle2onnx conversion, which runs in a child process."""
+    cancel: Callable[[], bool] | None = None
+    """Whether the caller gave up: a path's child process (the conversion) is then killed and
+    :class:`~workbench.isolate.ChildCancelled` ends the comparison."""
 
 
 @dataclass
@@ -265,7 +275,14 @@ def _compare(
     scale = max(1.0, float(np.abs(reference).max()))
 
     # -- every path -------------------------------------------------------------------------------
-    ctx = PathContext(paddle=paddle, model=model, prefix=exported.prefix, input_name=input_name)
+    ctx = PathContext(
+        paddle=paddle,
+        model=model,
+        prefix=exported.prefix,
+        input_name=input_name,
+        convert_timeout_s=options.convert_timeout_s,
+        cancel=options.cancel,
+    )
     path_docs: list[dict[str, Any]] = []
     for name, path, skip in selected:
         report("path", name)
@@ -305,6 +322,8 @@ def _compare(
             finally:
                 if runner.close is not None:
                     runner.close()
+        except ChildCancelled:
+            raise  # the caller gave up: not a result of this path
         except Exception as exc:  # noqa: BLE001 - a path that cannot run is a result, named with its reason
             doc["status"] = "error"
             doc["error"] = f"{type(exc).__name__}: {exc}".strip()

@@ -151,11 +151,17 @@ def inventory(model_json: Path, paddle: Any) -> OpInventory:
     supported = onnx_supported_ops()
     if supported is not None:
         result.onnx_checked = True
-        result.onnx_unsupported = sorted(
-            op
-            for op in counts
-            if op not in _NO_KERNEL
-            and not op.startswith("builtin.")
-            and not {op, op.rstrip("_"), _ONNX_ALIASES.get(op.rstrip("_"), "")} & supported
-        )
+        result.onnx_unsupported = onnx_unsupported(counts, supported)
     return result
+
+
+def onnx_unsupported(counts: dict[str, int], supported: set[str]) -> list[str]:
+    """The program's operators (``counts`` from :func:`program_ops`) that ``supported`` (paddle2onnx's
+    table, :func:`onnx_supported_ops`) has no converter for, under their PIR or legacy names."""
+    return sorted(
+        op
+        for op in counts
+        if op not in _NO_KERNEL
+        and not op.startswith("builtin.")
+        and not {op, op.rstrip("_"), _ONNX_ALIASES.get(op.rstrip("_"), "")} & supported
+    )

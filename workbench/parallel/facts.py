@@ -1,19 +1,44 @@
 """The model a plan is about, as plain data: every layer with its type, every parameter with its shape.
 
-Built from the plan's training config on the CPU, in this process, without launching anything: the
-task's own ``build`` makes the model (the demo models take well under a second once Paddle is
-imported), one forward pass of a single sample measures the activations, and the result is plain
-dataclasses — the lowering, the validation and the estimate never touch Paddle.
+Built from the plan's training config on the CPU without launching anything: the task's own ``build``
+makes the model (the demo models take well under a second once Paddle is imported), one forward pass of
+a single sample measures the activations, and the result is plain dataclasses — the lowering, the
+validation and the estimate never touch Paddle.
+
+The build runs in a child process (:func:`build_facts_isolated`: ``python -m workbench.parallel.facts``
+through :mod:`workbench.isolate`) with a time limit, in its own process group: it imports Paddle and,
+for ``task: custom``, the user's own module (with the config's folder first on ``sys.path``) — code that
+can abort in C++, hang, or start workers (the dataset linter's spawned decoders). A crash or a hang is a
+finding; leaving the plan editor or quitting the TUI kills the child and everything it started.
+:func:`user_code_notice` is the sentence that says, before it happens, that the user's code is imported.
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from workbench.config.errors import ConfigError, ConfigIssue
+from workbench.i18n import t
+from workbench.isolate import (
+    Cancel,
+    Child,
+    ChildCancelled,
+    ChildError,
+    ChildTimeout,
+    describe_exit,
+    emit_marked,
+    format_seconds,
+    marked_document,
+    run_module,
+    watch_parent,
+)
+
+BUILD_TIMEOUT_S = 300.0
+"""A model build for validation that takes longer is stopped (the demo models take seconds)."""
 
 
 @dataclass(frozen=True)
@@ -152,18 +177,94 @@ def facts_from_dict(doc: dict[str, Any]) -> ModelFacts:
     )
 
 
+class FactsBuildFailed(Exception):
+    """The model could not be built (it raised, crashed or hung); ``messages`` say why. Problems of the
+    training config itself are a :class:`~workbench.config.errors.ConfigError` instead."""
+
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__("\n".join(messages))
+        self.messages = messages
+
+
+def user_code_notice(train_config: Path, overrides: Sequence[str] = ()) -> str | None:
+    """``importing your code: pkg.module (from DIR) in a child process`` when building this config's
+    model imports the user's module (``task: custom``); ``None`` otherwise (or when the config does not
+    load — the build reports that)."""
+    from workbench.config.loader import load_model
+    from workbench.config.training import TrainingConfig
+
+    try:
+        cfg = load_model(train_config, TrainingConfig, overrides)
+    except Exception:  # noqa: BLE001 - the build reports every problem of the config, located
+        return None
+    if cfg.task != "custom" or not cfg.entry:
+        return None
+    return t(
+        "parallel.user_code",
+        module=cfg.entry.partition(":")[0],
+        folder=str(Path(train_config).resolve().parent),
+    )
+
+
+def build_facts_isolated(
+    train_config: Path,
+    overrides: Sequence[str] = (),
+    *,
+    timeout_s: float = BUILD_TIMEOUT_S,
+    cancel: Cancel | None = None,
+    started: Callable[[Child], None] | None = None,
+) -> ModelFacts:
+    """:func:`build_facts` in a child process (see the module docstring).
+
+    Raises :class:`~workbench.config.errors.ConfigError` (the training config's located problems),
+    :class:`FactsBuildFailed` (the build raised, crashed or ran past ``timeout_s``) or
+    :class:`~workbench.isolate.ChildCancelled` (``cancel`` was set; the child's group is gone).
+    """
+    args = [str(train_config)]
+    for override in overrides:
+        args += ["-o", override]
+    try:
+        result = run_module(
+            "workbench.parallel.facts", args, timeout_s=timeout_s, cancel=cancel, started=started
+        )
+        document = marked_document(result, t("parallel.error.build_no_result"))
+    except ChildCancelled:
+        raise
+    except ChildTimeout as exc:
+        raise FactsBuildFailed(
+            [t("parallel.error.build_timed_out", seconds=format_seconds(exc.seconds))]
+        ) from None
+    except ChildError as exc:
+        how = describe_exit(exc.returncode) if exc.returncode is not None else str(exc)
+        raise FactsBuildFailed(
+            [t("parallel.error.build_crashed", how=how, tail=exc.output_tail or "-")]
+        ) from None
+    if "config_issues" in document:
+        raise ConfigError([ConfigIssue(**issue) for issue in document["config_issues"]])
+    if "error" in document:
+        raise FactsBuildFailed([str(m) for m in document["error"]])
+    return facts_from_dict(document["facts"])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m workbench.parallel.facts TRAIN.yaml [-o KEY=VALUE ...]``: the facts as one JSON line
-    (the plan screen builds the model in a child process it can end, never in the UI's)."""
+    """``python -m workbench.parallel.facts TRAIN.yaml [-o KEY=VALUE ...]``: the facts on one marked
+    line (:func:`build_facts_isolated` starts it; the parent's screen or command can end it)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        print("usage: python -m workbench.parallel.facts TRAIN.yaml [-o KEY=VALUE ...]", file=sys.stderr)
+        return 2
+    watch_parent()
     overrides = [args[i + 1] for i, arg in enumerate(args[:-1]) if arg == "-o"]
     try:
         facts = build_facts(Path(args[0]), overrides)
-    except Exception as exc:  # noqa: BLE001 - reported to the screen as a message, exit 2
-        messages = getattr(exc, "messages", None) or [str(exc)]
-        print(json.dumps({"error": [str(m) for m in messages]}))
+    except ConfigError as exc:
+        emit_marked({"config_issues": [issue.to_dict() for issue in exc.issues]})
         return 2
-    print(json.dumps(facts_to_dict(facts)))
+    except Exception as exc:  # noqa: BLE001 - DatasetError / PrepareError / a custom build that raised
+        messages = getattr(exc, "messages", None) or [f"{type(exc).__name__}: {exc}"]
+        emit_marked({"error": [str(m) for m in messages]})
+        return 2
+    emit_marked({"facts": facts_to_dict(facts)})
     return 0
 
 

@@ -1,13 +1,17 @@
 """``plan validate``: read a plan, build its training config's model on the CPU, lower, check, estimate.
 
 Nothing is launched and no collective runs; the answer is a :class:`PlanReport` whose ``to_dict`` is the
-``plan validate --json`` document (``ok``, ``errors``, ``warnings``, ``params``, ``estimate``).
+``plan validate --json`` document (``ok``, ``errors``, ``warnings``, ``params``, ``estimate``,
+``user_code``). The model is built in a child process with a time limit
+(:func:`workbench.parallel.facts.build_facts_isolated`): it imports Paddle and, for ``task: custom``, the
+user's module, and its crash or hang is a located finding, never the end of the caller. ``notify`` hears,
+before the build starts, that the user's code is about to be imported (:func:`user_code_notice`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,8 +19,9 @@ from typing import Any
 from workbench.config.errors import ConfigError, ConfigIssue
 from workbench.config.loader import PositionMap, load_yaml, validate_data
 from workbench.i18n import t
+from workbench.isolate import Cancel
 from workbench.parallel.estimate import Estimate, estimate
-from workbench.parallel.facts import ModelFacts, build_facts
+from workbench.parallel.facts import FactsBuildFailed, ModelFacts, build_facts_isolated, user_code_notice
 from workbench.parallel.lowering import Finding, Lowered, lower
 from workbench.parallel.spec import PlanConfig
 
@@ -32,6 +37,8 @@ class PlanReport:
     errors: list[Finding] = field(default_factory=list)
     warnings: list[Finding] = field(default_factory=list)
     positions: PositionMap | None = None
+    user_code: str | None = None
+    """The notice said before the model build imported the user's module (``task: custom``), if it did."""
 
     @property
     def ok(self) -> bool:
@@ -50,6 +57,7 @@ class PlanReport:
             "params": [row.to_dict() for row in self.lowered.rows] if self.lowered else [],
             "layer_plans": dict(self.lowered.layer_plans) if self.lowered else {},
             "estimate": self.estimate.to_dict() if self.estimate else {},
+            "user_code": self.user_code,
         }
 
 
@@ -74,8 +82,14 @@ def check_plan(
     train_overrides: Sequence[str] = (),
     facts: ModelFacts | None = None,
     text: str | None = None,
+    notify: Callable[[str], None] | None = None,
+    cancel: Cancel | None = None,
 ) -> PlanReport:
-    """Validate ``path`` against the real model (see :mod:`workbench.parallel.lowering`)."""
+    """Validate ``path`` against the real model (see :mod:`workbench.parallel.lowering`).
+
+    Without ``facts`` the model is built in a child process; ``notify(sentence)`` is called first when
+    that imports the user's code, and ``cancel`` ends the child
+    (:class:`~workbench.isolate.ChildCancelled` then propagates)."""
     report = PlanReport(path=Path(path))
     try:
         plan, positions = load_plan(path, overrides, text)
@@ -99,14 +113,16 @@ def check_plan(
         )
         return report
     if facts is None:
+        report.user_code = user_code_notice(train_path, train_overrides)
+        if report.user_code is not None and notify is not None:
+            notify(report.user_code)
         try:
-            facts = build_facts(train_path, train_overrides)
+            facts = build_facts_isolated(train_path, train_overrides, cancel=cancel)
         except ConfigError as exc:
             report.errors = [_issue_finding(i, "train_config") for i in exc.issues]
             return report
-        except Exception as exc:  # noqa: BLE001 - DatasetError / PrepareError / a custom build that raised
-            messages = getattr(exc, "messages", None) or [f"{type(exc).__name__}: {exc}"]
-            for message in messages:
+        except FactsBuildFailed as exc:
+            for message in exc.messages:
                 report.errors.append(
                     Finding(
                         str(path),

@@ -118,8 +118,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "无法使用工作区 {path}：{error}（请用 --workspace DIR 指定其他目录）",
     ),
     "cli.validate.help": (
-        "Check workbench YAML files (training configs, plans, ...): every problem with file:line:col.",
-        "检查工作台 YAML 文件（训练配置、切分方案等）：逐条给出 文件:行:列 的问题。",
+        "Check workbench YAML files (training configs, plans, ...): every problem with file:line:col. "
+        "It reads the files only: it never imports or runs your code (a task: custom entry is checked "
+        "for its form; plan validate and train import it).",
+        "检查工作台 YAML 文件（训练配置、切分方案等）：逐条给出 文件:行:列 的问题。"
+        "它只读取文件，从不导入或运行你的代码（task: custom 的入口只检查格式；plan validate 与 train 才会导入它）。",
+    ),
+    "cli.validate.entry_not_imported": (
+        "{file}: your code was not imported: entry {entry} is checked for its form only "
+        "(`paddle-workbench plan validate` and `train` import it)",
+        "{file}：未导入你的代码：入口 {entry} 只检查了格式（`paddle-workbench plan validate` 与 `train` 会导入它）",
     ),
     "cli.validate.ok": ("{file}: ok ({kind})", "{file}：通过（{kind}）"),
     "cli.validate.summary": ("{count} problem(s) found.", "共发现 {count} 个问题。"),

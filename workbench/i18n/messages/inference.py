@@ -112,6 +112,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "paddle2onnx could not convert the export: {error}",
         "paddle2onnx 无法转换导出模型：{error}",
     ),
+    "inference.onnx.convert_crashed": (
+        "paddle2onnx crashed converting the export ({how}); it has no converter for: {ops}",
+        "paddle2onnx 转换导出模型时崩溃（{how}）；它没有这些算子的转换器：{ops}",
+    ),
+    "inference.onnx.convert_crashed_unknown": (
+        "paddle2onnx crashed converting the export ({how}); its last output: {tail}",
+        "paddle2onnx 转换导出模型时崩溃（{how}）；最后的输出：{tail}",
+    ),
+    "inference.onnx.convert_timed_out": (
+        "paddle2onnx did not finish converting the export within {seconds} s; it was stopped",
+        "paddle2onnx 未能在 {seconds} 秒内完成导出模型的转换，已被终止",
+    ),
+    "inference.isolated.crashed": (
+        "the comparison's process died ({how}); nothing else was affected. Its last output: {tail}",
+        "比较所在的进程崩溃（{how}），其他部分未受影响。最后的输出：{tail}",
+    ),
+    "inference.isolated.timed_out": (
+        "the comparison did not finish within {seconds} s and was stopped. Its last output: {tail}",
+        "比较未能在 {seconds} 秒内完成，已被终止。最后的输出：{tail}",
+    ),
+    "inference.onnx.no_result": (
+        "the conversion process ended without a result",
+        "转换进程结束但没有给出结果",
+    ),
     # -- notes ------------------------------------------------------------------------------------------
     "inference.note.eval_switched": (
         "model.eval() called explicitly before the reference and the export (the rebuilt model was in {was} mode)",

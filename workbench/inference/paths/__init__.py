@@ -32,6 +32,10 @@ class PathContext:
     input_name: str
     notes: dict[str, Any] = field(default_factory=dict)
     """Evidence a path leaves for the pitfall detectors (e.g. BatchNorm statistics it moved)."""
+    convert_timeout_s: float = 600.0
+    """Time limit of a conversion a path runs in a child process (paddle2onnx)."""
+    cancel: Callable[[], bool] | None = None
+    """Whether the caller gave up: a path's child process is then killed (:mod:`workbench.isolate`)."""
 
 
 @dataclass
