@@ -3,12 +3,15 @@ with a stream per rank (the layout of runs the workbench launches), not one unre
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -84,3 +87,71 @@ def test_ranks_agree_on_the_run_without_talking() -> None:
     assert other.key != zero.key  # another launch
     assert launcher_job({**env, "PADDLE_WORKBENCH_RUN_DIR": "/r"}) is None  # the workbench launched it
     assert launcher_job({}) is None
+
+
+KILLED_SCRIPT = textwrap.dedent(
+    """
+    import os
+    import time
+
+    import paddle  # its C-level SIGTERM handler would end rank 0 without a final event
+    from workbench import track
+
+    rank = int(os.environ["PADDLE_TRAINER_ID"])
+    for step in range(1, 100000):
+        track.log(step, loss=1.0 / step + rank)
+        if step == 3:
+            with open(f"pid.{rank}", "w") as fh:
+                fh.write(str(os.getpid()))
+        time.sleep(0.05)
+    """
+)
+
+
+def test_a_launched_script_whose_rank_is_killed_ends_failed_naming_that_rank(tmp_path: Path) -> None:
+    """Finding 5: after ``kill -9`` of rank 1 the launcher stopped rank 0 with SIGTERM (Paddle's handler
+    killed it without a final event) and the run stayed ``running`` in ``state.json`` for good."""
+    import psutil
+
+    script = tmp_path / "user_train.py"
+    script.write_text(KILLED_SCRIPT)
+    workspace = tmp_path / "ws"
+    env = dict(os.environ, HOME=str(tmp_path / "home"), PADDLE_WORKBENCH_WORKSPACE=str(workspace))
+    env.pop("PADDLE_WORKBENCH_RUN_DIR", None)
+    argv = [
+        sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", "2",
+        "--log_dir", str(tmp_path / "launch-logs"), str(script),
+    ]  # fmt: skip
+    launcher = subprocess.Popen(
+        argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path
+    )
+    try:
+        deadline = time.monotonic() + 180
+        pid_file = tmp_path / "pid.1"  # written by rank 1 after its third step
+        pid = ""
+        while time.monotonic() < deadline and launcher.poll() is None and not pid.isdigit():
+            pid = pid_file.read_text().strip() if pid_file.exists() else ""
+            time.sleep(0.1)
+        assert pid.isdigit(), "rank 1 never got to its third step"
+        os.kill(int(pid), signal.SIGKILL)
+        launcher.wait(timeout=120)
+        left = [
+            p.pid
+            for p in psutil.process_iter(["cmdline"])
+            if str(script) in " ".join(p.info["cmdline"] or ())
+        ]
+        assert not left, "a rank outlived the launcher"
+    finally:
+        if launcher.poll() is None:
+            launcher.kill()
+            launcher.wait()
+        for proc in psutil.process_iter(["cmdline"]):  # a failing test leaves no rank behind either
+            if str(script) in " ".join(proc.info["cmdline"] or ()):
+                with contextlib.suppress(psutil.Error):
+                    proc.kill()
+    [run_dir] = RunStore(workspace).run_dirs()
+    state = json.loads((run_dir / "state.json").read_text())
+    assert state["status"] == "failed", state
+    last = json.loads((run_dir / "events.jsonl").read_text().splitlines()[-1])
+    assert last["type"] == "run_failed" and last["rank"] == 1, last
+    assert last["error"].startswith("rank 1: ended without a final event"), last["error"]

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from workbench.training.checkpoints import CheckpointStore
@@ -33,6 +34,8 @@ pytestmark = [
 
 ENTRY = """
 import os
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -49,6 +52,15 @@ class Points(paddle.io.Dataset):
 
 
 def build(cfg):
+    helper = cfg.options.get("helper_pid_file")
+    if helper:
+        # A process the user's code starts (a data server, a DataLoader-like worker): part of the job.
+        child = subprocess.Popen(
+            [sys.executable, "-c", "import time; time.sleep(600)"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        with open(helper, "w") as fh:
+            fh.write(str(child.pid))
     model = paddle.nn.Linear(4, 2)
     opt = paddle.optimizer.SGD(0.1, parameters=model.parameters())
     calls = [0]
@@ -80,7 +92,7 @@ def build(cfg):
 CONFIG = """\
 task: custom
 entry: lifecycle_entry:build
-options: {{heavy_from: {heavy_from}, hang_in_eval_while: {flag}}}
+options: {{heavy_from: {heavy_from}, hang_in_eval_while: {flag}, helper_pid_file: {helper}}}
 train: {{steps: {steps}, batch_size: 8}}
 checkpoint: {{every: {every}}}
 eval: {{every: 0}}
@@ -105,11 +117,13 @@ def _config(
     heavy_from: int = 0,
     export: bool = False,
     hang_in_eval_while: Path | None = None,
+    helper_pid_file: Path | None = None,
 ) -> Path:
     path = project / f"{name}.yaml"
     flag = json.dumps(str(hang_in_eval_while)) if hang_in_eval_while else "null"
+    helper = json.dumps(str(helper_pid_file)) if helper_pid_file else "null"
     text = CONFIG.format(
-        steps=steps, every=every, heavy_from=heavy_from, export=str(export).lower(), flag=flag
+        steps=steps, every=every, heavy_from=heavy_from, export=str(export).lower(), flag=flag, helper=helper
     )
     path.write_text(text)
     return path
@@ -191,6 +205,22 @@ def _assert_ended(run_dir: Path, status: str) -> dict[str, Any]:
     return state
 
 
+def _assert_nothing_left(tmp_path: Path, helper_pid_file: Path) -> None:
+    """No process of the job outlived ``train``: not the helper its code started, nor anything running
+    with the workspace on its command line (psutil over every process)."""
+    pid = int(helper_pid_file.read_text())
+    with contextlib.suppress(psutil.NoSuchProcess):
+        helper = psutil.Process(pid)
+        left = helper.is_running() and helper.status() != psutil.STATUS_ZOMBIE
+        if left:
+            helper.kill()  # the test fails, but leaves nothing behind
+        assert not left, "the job's helper is left"
+    marker = str(tmp_path / "ws")
+    for proc in psutil.process_iter(["cmdline", "status"]):
+        if proc.info["status"] != psutil.STATUS_ZOMBIE:
+            assert marker not in " ".join(proc.info["cmdline"] or ()), proc
+
+
 def _stopped_with_a_checkpoint(run_dir: Path) -> int:
     """The run ended ``cancelled`` at a step whose checkpoint verifies (``--resume`` continues there)."""
     state = _assert_ended(run_dir, "cancelled")
@@ -214,11 +244,13 @@ def test_sigterm_and_sighup_stop_after_the_step_with_a_checkpoint(
     code: int,
     mode: str,
 ) -> None:
-    proc = spawn(_config(project, "stop"), mode)
+    helper = tmp_path / "helper.pid"
+    proc = spawn(_config(project, "stop", helper_pid_file=helper), mode)
     run_dir = _wait_until(proc, tmp_path, _checkpointed)
     proc.send_signal(signum)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == code, (out, err)
+    _assert_nothing_left(tmp_path, helper)
     assert "FatalError" not in err and "Traceback" not in out + err  # not Paddle's C++ SIGTERM dump
     stopped = _stopped_with_a_checkpoint(run_dir)
     name = signal.Signals(signum).name
@@ -229,6 +261,21 @@ def test_sigterm_and_sighup_stop_after_the_step_with_a_checkpoint(
         document = json.loads(out)
         assert document["status"] == "cancelled" and document["stop_signal"] == name
         assert document["last_step"] == stopped
+
+
+def test_one_ctrl_c_stops_after_the_step_with_a_checkpoint_and_nothing_left(
+    tmp_path: Path, project: Path, spawn: Callable[..., subprocess.Popen[str]]
+) -> None:
+    helper = tmp_path / "helper.pid"
+    proc = spawn(_config(project, "ctrl-c", helper_pid_file=helper), "--plain")
+    run_dir = _wait_until(proc, tmp_path, _checkpointed)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, (out, err)
+    assert "Aborted!" not in err and "Traceback" not in out + err
+    stopped = _stopped_with_a_checkpoint(run_dir)
+    assert f"stopped at step {stopped}" in out
+    _assert_nothing_left(tmp_path, helper)
 
 
 def test_sighup_on_a_terminal_sends_the_remaining_lines_to_the_run_log(
@@ -266,13 +313,31 @@ def test_two_quick_ctrl_c_abort_with_130_and_a_recorded_status(
     tmp_path: Path, project: Path, spawn: Callable[..., subprocess.Popen[str]]
 ) -> None:
     """The second Ctrl-C lands while the training thread is inside a ~1 s Paddle kernel."""
-    proc = spawn(_config(project, "abort", every=1, heavy_from=3), "--plain", "--json")
+    helper = tmp_path / "helper.pid"
+    proc = spawn(
+        _config(project, "abort", every=1, heavy_from=3, helper_pid_file=helper), "--plain", "--json"
+    )
     run_dir = _wait_until(proc, tmp_path, lambda run: "HEAVY" in _logs(run))
+    assert proc.stderr is not None and proc.stdout is not None
+    lines: list[str] = []
+    stderr = proc.stderr
+    reader = threading.Thread(target=lambda: lines.extend(iter(stderr.readline, "")), daemon=True)
+    reader.start()
     proc.send_signal(signal.SIGINT)
-    time.sleep(0.05)
+    # The second Ctrl-C only once the first was taken (two signals close together can arrive as one).
+    deadline = time.monotonic() + 60
+    while (
+        not any("stopping after the current step" in line for line in lines) and time.monotonic() < deadline
+    ):
+        time.sleep(0.01)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
+    out = proc.stdout.read()
+    proc.wait(timeout=120)
+    reader.join(timeout=30)
+    err = "".join(lines)
     assert proc.returncode == 130, (out, err)
+    assert "Aborted!" not in err
+    _assert_nothing_left(tmp_path, helper)
     assert "terminate called" not in err and "Traceback" not in err
     document = json.loads(out)
     assert document["status"] == "cancelled" and document["run_dir"] == str(run_dir)

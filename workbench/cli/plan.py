@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -22,6 +24,11 @@ from workbench.cli.state import current_settings
 from workbench.i18n import t
 from workbench.parallel.estimate import human_bytes as format_bytes
 
+if TYPE_CHECKING:
+    from workbench.runner.job import Job
+    from workbench.runner.signals import StopSignals
+
+EXIT_CANCELLED = 130
 INJECT_RANK_ENV = "PADDLE_WORKBENCH_INJECT_RANK"
 """Only this rank gets ``$PADDLE_WORKBENCH_INJECT``'s faults (testing a single hanging rank)."""
 
@@ -96,9 +103,16 @@ def _print_report(console: Console, report: object) -> None:
 
 
 def _validate(console: Console, path: Path, nproc: int | None, overrides: tuple[str, ...]) -> object:
+    """Check the plan; the model is built in a child process, and the first line says so when that
+    imports the user's code (``task: custom``)."""
     from workbench.parallel.validate import check_plan
 
-    return check_plan(path, nproc=nproc, train_overrides=overrides)
+    return check_plan(
+        path,
+        nproc=nproc,
+        train_overrides=overrides,
+        notify=lambda notice: console.print(notice, markup=False, style="bold"),
+    )
 
 
 def _store_parity(doc: dict[str, Any], run_b: Path) -> None:
@@ -112,6 +126,54 @@ def _store_parity(doc: dict[str, Any], run_b: Path) -> None:
         folder = make_private_dir(run_b / "reports")
         name = f"parity-{time.strftime('%Y%m%d-%H%M%S')}.json"
         atomic_write_text(folder / name, json.dumps(doc, indent=2, default=str) + "\n")
+
+
+def _follow(console: Console, signals: StopSignals, job: Job) -> None:
+    """Wait for the job, telling the user when a stop signal asked it to stop; a second Ctrl-C aborts
+    it (a launched job: every process killed at once; an in-process one: recorded ``cancelled`` now,
+    the process exits without waiting for the step in progress)."""
+    while not job.wait(0.2):
+        if signals.notice_due:
+            signals.notice_due = False
+            if signals.first == signal.SIGINT:
+                console.print(t("parallel.cli.stopping"), markup=False)
+            else:
+                name = signal.Signals(signals.first).name if signals.first else "?"
+                console.print(t("training.cli.stopping_signal", signal=name), markup=False)
+        if signals.abort_requested:
+            abort = getattr(job, "abort", None)
+            abandon = getattr(job, "abandon", None)
+            if abort is not None:
+                abort()
+            elif abandon is not None:
+                abandon()  # the step in progress may never end: record "cancelled" now
+                signals.hard_exit = True
+                return
+
+
+def _detach_terminal(signals: StopSignals) -> None:
+    """SIGHUP: the terminal is gone; the command's later lines go to the run's ``logs.txt`` (nowhere
+    before the run exists). Streams redirected to a file or a pipe keep going there."""
+    from workbench.cli.output import pipe_guard
+
+    def sink(text: str) -> None:
+        write_log = getattr(getattr(signals.job, "handle", None), "write_log", None)
+        if write_log is not None:
+            write_log(text)
+
+    for name in ("stdout", "stderr"):
+        guard = pipe_guard(name)
+        if guard is not None and guard.terminal:
+            guard.divert(sink)
+
+
+def _hard_exit(code: int) -> None:
+    """Exit without interpreter shutdown: an in-process run's thread may still be inside a Paddle kernel
+    (ending the interpreter under it aborts the process); everything worth keeping is written."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
 
 
 def plan_command() -> click.Group:
@@ -161,18 +223,47 @@ def plan_command() -> click.Group:
         ctx: click.Context, plan_file: Path, nproc: int | None, overrides: tuple[str, ...],
         watchdog: float | None, json_mode: bool,
     ) -> None:  # fmt: skip
+        from workbench.runner.signals import StoppedBeforeStart, StopSignals, exit_code
+        from workbench.runner.tree import current_children, end_descendants
+
+        children_before = current_children()
+        console = human_console(json_mode)
+        signals = StopSignals()
+        signals.on_hangup = lambda: _detach_terminal(signals)
+        signals.install()
+        try:
+            code = _run_plan(console, signals, plan_file, nproc, overrides, watchdog, json_mode)
+        except StoppedBeforeStart as exc:  # a stop signal before the job existed: nothing to stop
+            if json_mode:
+                emit_json({"run_dir": None, "status": "cancelled", "errors": []})
+            code = exit_code(exc.signum)
+        finally:
+            signals.restore()
+        # An in-process run's helpers end with it (a launched job's watcher ends its own tree).
+        end_descendants(children_before)
+        if signals.hard_exit:
+            _hard_exit(code)
+        ctx.exit(code)
+
+    def _run_plan(
+        console: Console, signals: StopSignals, plan_file: Path, nproc: int | None,
+        overrides: tuple[str, ...], watchdog: float | None, json_mode: bool,
+    ) -> int:  # fmt: skip
+        """``plan run``'s work; returns the exit code (see :mod:`workbench.runner.signals` for stops)."""
         from workbench.parallel.launch import start_plan_run
         from workbench.parallel.validate import PlanReport, load_plan
+        from workbench.runner.signals import exit_code
         from workbench.runs import RunStore
 
-        console = human_console(json_mode)
         ranks = nproc
         if ranks is None:
             try:
                 ranks = load_plan(plan_file)[0].mesh.size
             except Exception:  # noqa: BLE001 - the full check below reports it with its location
                 ranks = None
-        report = _validate(console, plan_file, ranks, overrides)
+        with signals.blocked():
+            report = _validate(console, plan_file, ranks, overrides)
+            signals.install()  # again: a Paddle import in the check replaced SIGTERM's at the C level
         assert isinstance(report, PlanReport)
         if not report.ok or ranks is None:
             _print_findings(console, report)
@@ -181,19 +272,17 @@ def plan_command() -> click.Group:
             )
             if json_mode:
                 emit_json({**report.to_dict(), "run_dir": None, "status": "refused"})
-            ctx.exit(EXIT_BAD_INPUT)
+            return EXIT_BAD_INPUT
         inject = os.environ.get(INJECT_RANK_ENV, "")
         store = RunStore(current_settings().workspace)
-        job = start_plan_run(
-            report, store, nproc=ranks, train_overrides=overrides,
-            inject_rank=int(inject) if inject.isdigit() else None, stall_s=watchdog,
-        )  # fmt: skip
+        with signals.starting_job():
+            job = start_plan_run(
+                report, store, nproc=ranks, train_overrides=overrides,
+                inject_rank=int(inject) if inject.isdigit() else None, stall_s=watchdog,
+            )  # fmt: skip
+        signals.started(job)
         console.print(t("parallel.cli.started", ranks=ranks, run=str(job.run_dir)), markup=False)
-        try:
-            job.wait()
-        except KeyboardInterrupt:
-            job.cancel()
-            job.wait()
+        _follow(console, signals, job)
         result = job.result
         status = job.status
         error = getattr(result, "error", "") or ""
@@ -229,9 +318,12 @@ def plan_command() -> click.Group:
                     "last_step": {str(r): s for r, s in steps.items()},
                     "estimate": report.estimate.to_dict() if report.estimate else {},
                     "measured": {str(rank): row for rank, row in seen.items()},
+                    "stop_signal": signal.Signals(signals.first).name if signals.first else None,
                 }
             )
-        ctx.exit(EXIT_OK if status == "finished" else EXIT_FAILURES)
+        if status == "cancelled" and signals.first is not None:
+            return exit_code(signals.first)
+        return {"finished": EXIT_OK, "cancelled": EXIT_CANCELLED}.get(status, EXIT_FAILURES)
 
     @plan.command("parity", help=t("parallel.cli.parity.help"))
     @click.argument("run_a")

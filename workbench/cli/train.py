@@ -15,8 +15,10 @@ dropped) all ask the run to stop after the current step; it saves a checkpoint, 
 and the command exits ``128 + signal``: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP). After SIGHUP nothing
 more is written to the dead terminal: the command's own lines go to the run's ``logs.txt``. A second
 Ctrl-C aborts at once (exit 130): the run is recorded ``cancelled`` with every checkpoint committed
-before; the step in progress is lost. A reader that closes the pipe early (``| head``) does not stop
-the run (see :mod:`workbench.cli.output`).
+before; the step in progress is lost. However the command ends, every process the run started (a
+DataLoader worker, a helper of the user's code) is ended with it: SIGTERM, then SIGKILL after 3 s. A
+reader that closes the pipe early (``| head``) does not stop the run (see :mod:`workbench.cli.output`).
+A stop signal ignored when the command started (``nohup`` ignores SIGHUP) stays ignored.
 
 ``import paddle`` installs glog's C handler for SIGTERM (and SIGSEGV, SIGABRT, ...), which would print
 "FatalError: Termination signal" and kill the process; Python's ``signal.getsignal`` does not show it.
@@ -248,6 +250,8 @@ class _StopSignals:
         if not self.active:
             return
         for signum in STOP_SIGNALS:
+            if signum not in self._previous and signal.getsignal(signum) == signal.SIG_IGN:
+                continue  # ignored by whoever started us (`nohup`, a background job): it stays ignored
             previous = signal.signal(signum, self._handle)
             self._previous.setdefault(signum, previous)
 
@@ -633,6 +637,9 @@ def train_command() -> click.Command:
         plain: bool,
         json_mode: bool,
     ) -> None:
+        from workbench.runner.tree import current_children, end_descendants
+
+        children_before = current_children()
         # Decide now: once a job runs, sys.stdout is the capture router (never a TTY).
         rich_bar = not json_mode and not is_headless(plain or settings.plain)
         command = _TrainCommand(human_console(json_mode), RunStore(settings.workspace), json_mode, rich_bar)
@@ -649,6 +656,8 @@ def train_command() -> click.Command:
                 code = command.unexpected(exc)
         finally:
             command.signals.restore()
+        with _stop_signals_ignored():
+            end_descendants(children_before)  # nothing the run started outlives it (see "Stopping" above)
         if command.worker_alive:
             thread = getattr(command.job, "thread", None)
             if thread is not None and command.job is not None and command.job.done:

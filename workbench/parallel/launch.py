@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import signal
 import sys
@@ -35,14 +36,25 @@ RANK_MAIN = """\
 # Started by paddle.distributed.launch, once per rank (written by paddle-workbench plan run).
 import sys
 
-from workbench.parallel.worker import main
+
+def train() -> int:
+    from workbench.parallel.worker import main
+
+    return main(sys.argv[1:])
+
 
 if __name__ == "__main__":  # a spawned helper process (e.g. the dataset checker's pool) imports this file too
-    sys.exit(main(sys.argv[1:]))
+    # A small supervisor records how the rank's process ends (signal, exit code) for the run.
+    from workbench.runner.supervise import supervised
+
+    sys.exit(supervised(train))
 """
 
 STACK_WAIT_S = 2.0
 LOG_LINES = 12
+STOP_LEAD_S = 2.0
+"""A cancelled run's ranks stop after the step they reach this long after the request (at least two
+steps on): far enough ahead that every rank still has it in front of it when it reads the request."""
 
 
 def rank_plan(report: PlanReport) -> RankPlan:
@@ -112,12 +124,36 @@ class ParallelJob(LaunchedJob):
             time.sleep(0.1)
         return ""
 
+    def request_stop(self) -> None:
+        """Tell every rank the step to stop after (``ranks/stop``): all of them save their checkpoints at
+        that step and end ``cancelled``, none is left waiting in a collective for a peer that stopped."""
+        from workbench.runner.supervise import write_stop_step
+
+        furthest = max((self._position(rank)[0] for rank in range(self.ranks)), default=0)
+        step_ms = [self.metrics.latest(rank).get("step_ms") or 0.0 for rank in range(self.ranks)]
+        fastest = min((ms for ms in step_ms if ms > 0), default=0.0)
+        lead = math.ceil(STOP_LEAD_S * 1000.0 / fastest) if fastest > 0 else 0
+        write_stop_step(self.run_dir, max(furthest, 0) + max(2, min(lead, 100_000)))
+
+    def _stopped(self, rank: int) -> bool:
+        """Whether rank ``rank``'s process is stopped (state ``T``: SIGSTOP, a debugger)."""
+        import psutil
+
+        try:
+            pid = int((self.rank_dir(rank) / "pid").read_text(encoding="utf-8"))
+            return psutil.Process(pid).status() in (psutil.STATUS_STOPPED, psutil.STATUS_TRACING_STOP)
+        except (OSError, ValueError, psutil.Error):
+            return False
+
     def describe_stall(self, quiet: dict[int, float]) -> tuple[str, str, int | None]:
         positions = {rank: self._position(rank) for rank in range(self.ranks)}
         behind = min(positions.values())
         culprits = sorted(r for r, p in positions.items() if p == behind)
+        stopped = [r for r in range(self.ranks) if self._stopped(r)]
+        if stopped:  # a rank someone stopped (SIGSTOP, state T) is what the others wait for
+            culprits = stopped
         rank = culprits[0]
-        step, phase = behind
+        step, phase = positions[rank]
         seconds = max(quiet.values())
         error = t(
             "parallel.stalled",

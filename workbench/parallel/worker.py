@@ -21,6 +21,7 @@ from typing import Any
 
 from workbench.parallel.apply import Applied, RankPlan, apply_plan, local_value
 from workbench.runner.context import JobContext
+from workbench.runner.supervise import StopRequest, install_stop_signals
 from workbench.training.checkpoints import CheckpointStore
 from workbench.training.loop import TrainingLoop
 from workbench.training.parts import TrainParts
@@ -71,7 +72,16 @@ class ParallelLoop(TrainingLoop):
         self.checkpoints = CheckpointStore(rank_dir / "checkpoints", keep=self.cfg.checkpoint.keep)
         self.progress = ProgressFile(rank_dir / "progress")
         self.applied: Applied | None = None
+        self.stop_request = StopRequest(ctx.run_dir)
         self.progress.mark(0, "start")
+
+    def _stop_due(self, step: int) -> bool:
+        """A stop signal, or the step every rank of the job stops after (``ranks/stop``, written by the
+        runner when the user stops the run), so that all ranks checkpoint at the same step."""
+        if super()._stop_due(step):
+            return True
+        target = self.stop_request.step()
+        return target is not None and step >= target
 
     def _build_parts(self) -> TrainParts:
         parts = super()._build_parts()
@@ -124,6 +134,10 @@ def train_rank(ctx: JobContext, doc: dict[str, Any]) -> dict[str, Any]:
     stack = open(rank_dir / "stack.txt", "w")  # noqa: SIM115 - open for the life of the process
     faulthandler.register(signal.SIGUSR1, file=stack, all_threads=True)
     (rank_dir / "pid").write_text(str(os.getpid()), encoding="utf-8")
+    from workbench.training.runtime import import_paddle
+
+    import_paddle()
+    install_stop_signals(ctx.cancel_event)  # after Paddle's import, whose SIGTERM handler kills the rank
     plan = rank_training_plan(doc, ctx.rank, ctx.run_dir.parent.parent)
     loop = ParallelLoop(ctx, plan, RankPlan.from_dict(doc["plan"]), rank_dir)
     summary = loop.run()

@@ -3,16 +3,29 @@
 A launched job never shares an address space with the workbench, so a segfault or a hang inside Paddle
 (see docs/paddle-notes.md, "Launched runs") is a ``RunFailed`` event, not a dead UI. The child's
 stdout and stderr go to ``logs.txt``; its ranks' events come in by tailing their JSONL files.
+
+**A job ends whole.** The launched process starts a session of its own, and every process of the job
+— the launcher, the ranks it starts in sessions of their own, their children — is tracked by
+:class:`~workbench.runner.tree.JobProcesses` while it lives. However the job ends (it finished, a rank
+died, the watchdog, a cancel, an abort), nothing of it is left running afterwards: stopped processes
+are continued, asked to end, and killed after a grace period.
+
+**Stopping.** :meth:`LaunchedJob.cancel` asks the job to stop after a step (:meth:`request_stop`; a
+parallel job tells every rank the step to stop after) and waits up to ``stop_grace_s`` for it, then
+kills what is left; :meth:`LaunchedJob.abort` (a second Ctrl-C) kills every process at once. Both end
+``cancelled``.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import signal
 import subprocess
 import threading
 import time
+import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,8 +33,11 @@ from typing import Any
 from workbench.events import AlertRaised, Event, RunCancelled, RunFailed, RunFinished, RunStarted
 from workbench.i18n import t
 from workbench.runner.child import RUN_DIR_ENV
+from workbench.runner.deaths import describe_exit, explain, gather
 from workbench.runner.job import Job
+from workbench.runner.supervise import OWNER_ENV, owner_token
 from workbench.runner.system_sampler import SystemSampler
+from workbench.runner.tree import JobProcesses
 from workbench.runs import (
     STATUS_INTERRUPTED,
     STATUS_RUNNING,
@@ -35,20 +51,21 @@ from workbench.runs import (
 
 POLL_S = 0.25
 KILL_GRACE_S = 3.0
+STOP_GRACE_S = 60.0
+"""How long a cancelled job may take to stop after its step (and save its checkpoint) before it is killed."""
+
+_live: weakref.WeakSet[LaunchedJob] = weakref.WeakSet()
+"""Launched jobs not ended yet: killed whole if this process exits normally before they end."""
 
 
-def describe_exit(code: int) -> str:
-    """``-11`` → ``"killed by signal SIGSEGV (segmentation fault)"``; ``1`` → ``"exit code 1"``."""
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
-        hint = {"SIGSEGV": " (segmentation fault)", "SIGKILL": " (killed)", "SIGABRT": " (aborted)"}.get(
-            name, ""
-        )
-        return f"killed by {name}{hint}"
-    return f"exit code {code}"
+@atexit.register
+def _end_live_jobs() -> None:
+    for job in list(_live):
+        if not job.done:
+            job.processes.kill()
+
+
+__all__ = ["KILL_GRACE_S", "STOP_GRACE_S", "AttachedRun", "LaunchedJob", "attach", "describe_exit"]
 
 
 class LaunchedJob(Job):
@@ -70,8 +87,12 @@ class LaunchedJob(Job):
         stall_s: float | None = None,
         startup_s: float = 60.0,
         system_metrics: bool = True,
+        stop_grace_s: float = STOP_GRACE_S,
     ) -> None:
         super().__init__(handle.run_dir, handle.run_id, name, config=config)
+        self.abort_event = threading.Event()
+        self.stop_grace_s = stop_grace_s
+        self.stop_timed_out = False
         self.handle = handle
         self.argv = list(argv)
         self.timeout_s = timeout_s
@@ -88,6 +109,7 @@ class LaunchedJob(Job):
         child_env = dict(os.environ)
         child_env.update(env or {})
         child_env[RUN_DIR_ENV] = str(handle.run_dir.resolve())
+        child_env[OWNER_ENV] = owner_token(os.getpid())  # its ranks stop if this process dies
         child_env.setdefault("PYTHONUNBUFFERED", "1")
         self.child_cancelled = False
         self._log = open(handle.logs_path, "ab")  # noqa: SIM115 - closed when the process ends
@@ -110,6 +132,8 @@ class LaunchedJob(Job):
             self.handle.close()
             self._publish(failed)
             raise
+        self.processes = JobProcesses(self.proc.pid, handle.run_dir)
+        """Every process of the job, captured while it lives (see :mod:`workbench.runner.tree`)."""
         self.handle.state["child_pid"] = self.proc.pid
         self.handle.save_state()
         self.sampler: SystemSampler | None = None
@@ -126,6 +150,7 @@ class LaunchedJob(Job):
             )
             self.sampler.start()
         self._thread = threading.Thread(target=self._watch, name=f"launched:{self.run_id}", daemon=True)
+        _live.add(self)
         self._thread.start()
 
     def _record(self, event: Event) -> None:
@@ -145,15 +170,29 @@ class LaunchedJob(Job):
             elif event.TYPE not in ("run_finished", "run_started"):
                 self._record(event)
 
-    def _kill(self) -> None:
+    def abort(self) -> None:
+        """Kill every process of the job at once (a second Ctrl-C) and record ``cancelled``; returns when
+        the job has ended."""
+        self.abort_event.set()
+        self.cancel_event.set()
+        self.wait()
+
+    def abandon(self) -> Event | None:
+        """What a process about to exit calls (the TUI's second signal): :meth:`abort`, then the terminal
+        event — nothing of the job is left behind the exit."""
+        self.abort()
+        return self.result
+
+    def request_stop(self) -> None:
+        """Ask the job to stop after its current step (a cancel's first move): SIGTERM to the launched
+        process's group (the launcher passes it on to its ranks)."""
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(KILL_GRACE_S)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
+
+    def _kill(self) -> None:
+        """End every process of the job: continued, SIGTERM, then SIGKILL after :data:`KILL_GRACE_S`."""
+        self.processes.end(KILL_GRACE_S)
+        self.proc.wait()
 
     def _stalled(self, started: float) -> dict[int, float]:
         """Ranks that logged no new step for ``stall_s`` (before their first step: plus ``startup_s``),
@@ -187,11 +226,21 @@ class LaunchedJob(Job):
         started = time.monotonic()
         timed_out = False
         stalled: tuple[str, str, int | None] | None = None
+        stop_asked: float | None = None
         while self.proc.poll() is None:
+            self.processes.refresh(force=False)
             self._drain()
-            if self.cancel_event.is_set():
-                self._kill()
+            if self.abort_event.is_set():
+                self.processes.kill()
                 break
+            if self.cancel_event.is_set():
+                if stop_asked is None:
+                    stop_asked = time.monotonic()
+                    self.request_stop()
+                elif time.monotonic() - stop_asked > self.stop_grace_s:
+                    self.stop_timed_out = True
+                    self._kill()
+                    break
             if self.timeout_s is not None and time.monotonic() - started > self.timeout_s:
                 timed_out = True
                 self._kill()
@@ -210,8 +259,11 @@ class LaunchedJob(Job):
                 )
                 self._kill()
                 break
-            time.sleep(POLL_S)
+            self.abort_event.wait(POLL_S)
         code = self.proc.wait()
+        # The launcher is gone; whatever it started must not outlive it (ranks run in sessions of their
+        # own: a launcher that died or was killed leaves them to init).
+        self.processes.end(0.0 if self.abort_event.is_set() else KILL_GRACE_S)
         self.returncode = code
         self._log.close()
         if self.sampler is not None:
@@ -222,7 +274,8 @@ class LaunchedJob(Job):
         terminal: Event
         last_steps = self.metrics.last_step.values()
         step = max(last_steps) if last_steps else None
-        if self.cancel_event.is_set() or (self.child_cancelled and not self.child_failures):
+        # The watchdog's reason comes before the ranks' own "cancelled": they stopped because it ended them.
+        if self.cancel_event.is_set():
             terminal = RunCancelled(step=step)
         elif stalled is not None:
             terminal = RunFailed(error=stalled[0], traceback=stalled[1], step=step, rank=stalled[2])
@@ -230,19 +283,30 @@ class LaunchedJob(Job):
             terminal = RunFailed(
                 error=f"timed out after {self.timeout_s:g} s (watchdog)", traceback="", step=step
             )
+        elif self.child_cancelled and not self.child_failures:
+            terminal = RunCancelled(step=step)
         elif code == 0 and not self.child_failures:
             terminal = RunFinished(step=step, summary={"returncode": 0})
         else:
-            first = self.child_failures[0] if self.child_failures else None
-            error = describe_exit(code)
-            if first is not None:
-                error = f"rank {first.rank}: {first.error} ({error})"
-            tb = first.traceback if first is not None else read_log_tail(self.run_dir, 8000)
-            terminal = RunFailed(error=error, traceback=tb, step=step, rank=first.rank if first else None)
+            terminal = self._failure(code, step)
         self.handle.writer.emit(terminal)
         self.handle.update_state(terminal)
         self.handle.close()
         self._publish(terminal)
+        _live.discard(self)
+
+    def _failure(self, code: int, step: int | None) -> RunFailed:
+        """The job failed: name the rank that died first and how, its peers' failures as consequences."""
+        launcher_log = read_log_tail(self.run_dir, 64_000)
+        ends = gather(self.run_dir, self.ranks, self.child_failures, launcher_log, self.metrics.last_step)
+        if self.ranks == 1 and ends[0].returncode is None:
+            ends[0].returncode = code  # one process, no supervisor: its own exit status
+        explained = explain(ends)
+        if explained is not None:
+            return RunFailed(
+                error=explained.error, traceback=explained.details, step=step, rank=explained.rank
+            )
+        return RunFailed(error=describe_exit(code), traceback=read_log_tail(self.run_dir, 8000), step=step)
 
 
 def start_launched(

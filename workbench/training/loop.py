@@ -239,10 +239,15 @@ class TrainingLoop:
                 self.watchdog.beat()
             if self.ctx.wait_while_paused():
                 self.watchdog.beat()  # a pause is not a hang
-            if self.ctx.cancelled:
+            if self._stop_due(step):
                 if not self._saved_at(step):
                     self._checkpoint(step)
                 raise JobCancelled()
+
+    def _stop_due(self, step: int) -> bool:
+        """Whether the run stops after ``step``: the user asked it to (a parallel rank also stops at the
+        step its job agreed on, see :class:`workbench.parallel.worker.ParallelLoop`)."""
+        return self.ctx.cancelled
 
     def _saved_at(self, step: int) -> bool:
         return self.last_checkpoint is not None and self.last_checkpoint.step == step

@@ -20,6 +20,12 @@ The TUI lists such runs with the others and can attach to them live. ``track.log
 ``JobContext.log`` costs (no I/O on the calling thread); values may be floats, numpy scalars or 0-D
 tensors (read with ``.item()``).
 
+**Ranks that die.** Under the launcher every rank records its pid in ``ranks/<r>/pid``, and SIGTERM,
+SIGINT and SIGHUP (what the launcher sends the other ranks when one fails) end the script as an exit
+would: this rank's final event is written and rank 0 decides the run's outcome. A rank that ended
+without a final event and whose process is gone (``kill -9``, a crash) makes the run ``failed``, naming
+that rank — never ``running`` for good.
+
 A run ``init`` creates also records the machine (``sys/...`` series: CPU, the memory of the script's
 processes, every GPU) once a second on a daemon thread of its own, as workbench jobs do
 (:mod:`workbench.runner.system_sampler`); it stops when the run ends, however it ends. Under the launcher
@@ -32,7 +38,9 @@ this.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
+import signal
 import sys
 import threading
 import time
@@ -74,6 +82,9 @@ _child_ended = False  # a ChildRun wrote this rank's final event (once per proce
 _own_run: TrackedRun | None = None  # a run this module created for a standalone script
 _hooks_installed = False
 _escaped: tuple[type[BaseException], BaseException] | None = None
+_stop_signal: int | None = None  # the stop signal that ended a launcher rank's script
+_signals_before_paddle = False  # our handlers went in before `import paddle`, which replaces SIGTERM's
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def _as_float(value: Any) -> float:
@@ -205,6 +216,11 @@ class RankRun(TrackedRun):
         )
         self.finished = False
         self.sampler = None
+        with contextlib.suppress(OSError):
+            rank_dir = run_dir / "ranks" / str(job.rank)
+            make_private_dir(rank_dir)
+            (rank_dir / "pid").write_text(str(os.getpid()), encoding="utf-8")
+        _install_stop_signals()
         if handle is not None:
             handle.emit(
                 RunStarted(run_id=handle.run_id, name=name, kind="launched", pid=os.getpid(), ranks=job.world)
@@ -225,25 +241,55 @@ class RankRun(TrackedRun):
             self.owner.emit(self._job_outcome(terminal))
             self.owner.close()
 
+    def _rank_gone(self, rank: int) -> bool:
+        """Rank ``rank`` recorded its pid and that process no longer runs (killed, crashed)."""
+        from workbench.runs import process_start_time
+
+        try:
+            pid = int((self._run_dir / "ranks" / str(rank) / "pid").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        return pid != os.getpid() and process_start_time(pid) is None
+
     def _job_outcome(self, own: Event) -> Event:
-        """The run's final event from every rank's final event (this one's included)."""
+        """The run's final event from every rank's final event (this one's included); a rank whose
+        process is gone without one failed (see the module docstring)."""
+        from workbench.runner.deaths import RankEnd, explain, tail_lines
+
         tailer = EventTailer(self._run_dir)
         ended: dict[int, Event] = {}
+        gone: dict[int, float] = {}
         deadline = time.monotonic() + RANKS_WAIT_S
         while True:
             for event, rank in tailer.poll():
                 if rank is not None and isinstance(event, RunFinished | RunFailed | RunCancelled):
                     ended.setdefault(rank, event)
-            if len(ended) >= self.job.world or time.monotonic() > deadline:
+            for rank in range(self.job.world):
+                if rank not in ended and rank not in gone and self._rank_gone(rank):
+                    gone[rank] = time.time()
+            if len(ended) + len(gone) >= self.job.world or time.monotonic() > deadline:
                 break
             time.sleep(0.1)
+        for event, rank in tailer.poll():  # a final event written just before its process ended
+            if rank is not None and isinstance(event, RunFinished | RunFailed | RunCancelled):
+                ended.setdefault(rank, event)
+                gone.pop(rank, None)
         steps = tailer.metrics.last_step.values()
         step = max(steps) if steps else getattr(own, "step", None)
-        failures = [(r, e) for r, e in sorted(ended.items()) if isinstance(e, RunFailed)]
-        if failures:
-            rank, first = failures[0]
+        log_dir = os.environ.get("PADDLE_LOG_DIR")
+        ends: dict[int, RankEnd] = {}
+        for rank in range(self.job.world):
+            log = tail_lines(Path(log_dir) / f"workerlog.{rank}") if log_dir else []
+            final = ended.get(rank)
+            if isinstance(final, RunFailed):
+                ends[rank] = RankEnd(rank, when=final.time, failure=final, log=log)
+            elif rank in gone:
+                failure = RunFailed(error=t("runner.track_rank_gone"), rank=rank)
+                ends[rank] = RankEnd(rank, when=gone[rank], failure=failure, log=log)
+        explained = explain(ends)
+        if explained is not None:
             return RunFailed(
-                error=f"rank {rank}: {first.error}", traceback=first.traceback, step=step, rank=rank
+                error=explained.error, traceback=explained.details, step=step, rank=explained.rank
             )
         if any(isinstance(e, RunCancelled) for e in ended.values()):
             return RunCancelled(step=step)
@@ -398,7 +444,29 @@ def _install_exit_hooks() -> None:
 def _finish_at_exit() -> None:
     run = _own_run
     if run is not None:
-        run.finish()
+        run.finish("cancelled" if _stop_signal is not None else "finished")
+
+
+def _stop_handler(signum: int, frame: object) -> None:
+    """A stop signal ends a launcher rank's script like an exit (``128 + signal``); later ones are ignored
+    so that the final events are written."""
+    global _stop_signal
+    if _stop_signal is not None:
+        return
+    _stop_signal = signum
+    raise SystemExit(128 + signum)
+
+
+def _install_stop_signals() -> None:
+    """Our handlers for the stop signals of a launcher rank (main thread only); again after Paddle's
+    import, whose C-level SIGTERM handler would kill the rank without a final event."""
+    global _signals_before_paddle
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signum in STOP_SIGNALS:
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(signum, _stop_handler)
+    _signals_before_paddle = "paddle" not in sys.modules
 
 
 def init(
@@ -477,6 +545,8 @@ def _target() -> JobContext:
 
 def log(step: int, /, **values: Any) -> None:
     """Record metrics for ``step``, e.g. ``track.log(10, loss=0.42, acc=0.91)``."""
+    if _signals_before_paddle and "paddle" in sys.modules:
+        _install_stop_signals()
     _target().log(step, **{k: _as_float(v) for k, v in values.items()})
 
 

@@ -190,6 +190,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "run `paddle-workbench validate {path}` and fix the training config first",
         "请先运行 `paddle-workbench validate {path}` 并修正训练配置",
     ),
+    "parallel.user_code": (
+        "importing your code: {module} (from {folder}) in a child process, to build the model",
+        "正在子进程中导入你的代码：{module}（来自 {folder}），以构建模型",
+    ),
+    "parallel.error.build_crashed": (
+        "building the model crashed the child process it ran in ({how}); its last output: {tail}",
+        "构建模型时其所在的子进程崩溃（{how}）；最后的输出：{tail}",
+    ),
+    "parallel.error.build_timed_out": (
+        "building the model did not finish within {seconds} s; it was stopped",
+        "构建模型未能在 {seconds} 秒内完成，已被终止",
+    ),
+    "parallel.error.build_no_result": (
+        "the model build ended without a result",
+        "模型构建结束但没有给出结果",
+    ),
     "parallel.warn.no_mp": (
         "layer plans on a multi-dimensional mesh without an mp dimension do nothing",
         "没有 mp 维度的多维网格上，层方案不起作用",
@@ -267,8 +283,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- command line --------------------------------------------------------------------------------
     "parallel.cli.fix": ("fix", "修复"),
     "parallel.cli.validate.help": (
-        "Check a sharding plan against the real model (built on the CPU, nothing launched); show every parameter's placement and the per-rank estimate.",
-        "用真实模型（在 CPU 上构建，不启动任何进程）检查切分方案；显示每个参数的放置方式与每个进程的估算。",
+        "Check a sharding plan against the real model (built on the CPU, nothing launched); show every parameter's placement and the per-rank estimate. The model is built in a child process with a time limit: for a task: custom training config that imports and runs your entry's module (the config's folder first on sys.path), and the first line says so.",
+        "用真实模型（在 CPU 上构建，不启动任何进程）检查切分方案；显示每个参数的放置方式与每个进程的估算。模型在有时间限制的子进程中构建：若训练配置为 task: custom，会导入并运行你的入口模块（配置所在目录优先加入 sys.path），输出的第一行会说明这一点。",
     ),
     "parallel.cli.run.help": (
         "Run a plan on N ranks through paddle.distributed.launch (a mesh of one runs in this process).",
@@ -333,6 +349,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "parallel.cli.refused": (
         "{file}: {count} problem(s); the run was not started",
         "{file}：{count} 个问题；运行未启动",
+    ),
+    "parallel.cli.stopping": (
+        "stopping every rank after the same step and saving checkpoints (Ctrl-C again to end every process now)…",
+        "将让所有进程在同一步结束后停止并保存检查点（再按一次 Ctrl-C 立即结束全部进程）…",
     ),
     "parallel.cli.started": ("started on {ranks} rank(s): {run}", "已在 {ranks} 个进程上启动：{run}"),
     "parallel.cli.ended": (

@@ -25,6 +25,37 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the run's code called os._exit({code}), which would have ended the whole process without a result; the run was stopped as failed instead (return from build, or raise an exception)",
         "运行的代码调用了 os._exit({code})，这会在没有结果的情况下结束整个进程；已改为将该运行记为失败（请从 build 返回，或抛出异常）",
     ),
+    "runner.exit.signal": ("killed by {name}{hint}", "被 {name} 终止{hint}"),
+    "runner.exit.hint.segfault": (" (segmentation fault)", "（段错误）"),
+    "runner.exit.hint.killed": (" (killed)", "（被强制结束）"),
+    "runner.exit.hint.aborted": (" (aborted)", "（异常中止）"),
+    "runner.exit.code": ("exit code {code}", "退出码 {code}"),
+    "runner.exit.unknown": (
+        "ended without a final event or exit status",
+        "结束时没有留下最终事件或退出状态",
+    ),
+    "runner.rank_failed": ("rank {rank}: {how}", "进程 {rank}：{how}"),
+    "runner.rank_consequences": (
+        "rank(s) {ranks} then failed as a consequence, not a cause ({what})",
+        "进程 {ranks} 随后因此失败，是结果而非原因（{what}）",
+    ),
+    "runner.rank_last_step": ("last step rank {rank} logged: {step}", "进程 {rank} 记录的最后一步：{step}"),
+    "runner.rank_log": (
+        "last lines of rank {rank}'s log (workerlog.{rank}):",
+        "进程 {rank} 日志的最后几行（workerlog.{rank}）：",
+    ),
+    "runner.rank_consequence_log": (
+        "rank {rank} ({how}) — a consequence; its last lines:",
+        "进程 {rank}（{how}）——是结果；其最后几行：",
+    ),
+    "runner.track_rank_gone": (
+        "ended without a final event and its process is gone (killed or crashed; see its workerlog)",
+        "结束时没有最终事件且其进程已不存在（被结束或崩溃；请查看其 workerlog）",
+    ),
+    "runner.stop_timeout": (
+        "the job did not stop within {seconds} s of the request; every process of it was killed",
+        "请求停止后 {seconds} 秒内作业未结束；已强制结束其全部进程",
+    ),
     "runs.none": ("no runs yet in {workspace}", "{workspace} 中还没有运行记录"),
     "runs.col.run": ("Run", "运行"),
     "runs.col.name": ("Name", "名称"),
