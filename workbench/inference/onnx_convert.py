@@ -2,8 +2,8 @@
 
 paddle2onnx ends the whole process on an operator it has no converter for (``[ERROR][Paddle2ONNX] Due
 to the unsupported operators, the conversion is aborted.`` then ``FatalError: Process abort signal``,
-SIGABRT — see PADDLE_FACTS.md), which would take ``compare``'s other paths, or the TUI and every
-training run in it, down with it. So :func:`convert_in_child` runs ``python -m
+SIGABRT — see docs/paddle-notes.md, "paddle2onnx installs packages and prints on fd 1"), which would
+take ``compare``'s other paths, or the TUI and every training run in it, down with it. So :func:`convert_in_child` runs ``python -m
 workbench.inference.onnx_convert MODEL_JSON PARAMS OUT`` through :mod:`workbench.isolate` (own process
 group, hard time limit, killed whole on a time-out, a cancel or Ctrl-C). The child calls
 ``paddle2onnx.export`` with ``save_file=None`` (the command line and its constant-folding step would
@@ -37,7 +37,7 @@ from workbench.isolate import (
 
 OPSET = 11
 CONVERT_TIMEOUT_S = 600.0
-"""Converting MobileNetV3-Small took ~30 s on 2 cores (PADDLE_FACTS.md); ten minutes is a hang."""
+"""Converting MobileNetV3-Small took ~30 s on 2 cores (docs/paddle-notes.md); ten minutes is a hang."""
 
 
 class _Collect(logging.Handler):
