@@ -142,6 +142,10 @@ class Workspace:
     def wb(self, *args: str) -> list[str]:
         return [sys.executable, "-m", "workbench", "--workspace", str(self.ws), *args]
 
+    def cli(self, *args: str) -> list[str]:
+        """The ``paddle-workbench`` console script, as a user types it."""
+        return [str(Path(sys.executable).with_name("paddle-workbench")), "--workspace", str(self.ws), *args]
+
 
 @pytest.fixture(scope="module")
 def space(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
@@ -195,15 +199,23 @@ def test_compare_reports_every_path_when_paddle2onnx_aborts_on_channel_shuffle(s
 
 
 @pytest.mark.skipif(not HAS_ONNX, reason="the onnx extra is not installed")
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_compare_stopped_mid_conversion_leaves_no_process(space: Workspace, signum: int) -> None:
+@pytest.mark.parametrize(
+    "signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["SIGINT", "SIGTERM", "SIGHUP"]
+)
+def test_compare_stopped_mid_conversion_says_so_exits_128_plus_n_and_leaves_no_process(
+    space: Workspace, tmp_path: Path, signum: int
+) -> None:
     """The conversion child is frozen (SIGSTOP) as soon as it runs, so it cannot end by itself: only the
-    workbench can end it — Ctrl-C in ``compare`` kills its group; a ``compare`` that SIGTERM ends at once
-    (Paddle's own handler) leaves it to the child's watchdog, which sees its caller gone."""
+    workbench can end it. Paddle is imported by then, with its C-level SIGTERM handler. Every stop signal
+    ends ``compare`` the same way: the conversion's group killed, one "stopped by SIG…" line, exit
+    ``128 + N``. Before: Ctrl-C ended with click's "Aborted!" and exit 1; SIGTERM (through Paddle's C
+    handler) and SIGHUP killed the command by the signal (status -15, -1; no line of ours), leaving the
+    child to its watchdog."""
     tag = uuid.uuid4().hex
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     proc = subprocess.Popen(
-        space.wb("compare", str(space.shuffle_run), "--repeats", "2", "--path", "onnxruntime"),
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=space.env(tag),
+        space.cli("compare", str(space.shuffle_run), "--repeats", "2", "--path", "onnxruntime"),
+        stdout=out.open("wb"), stderr=err.open("wb"), env=space.env(tag), start_new_session=True,
     )  # fmt: skip
     converter: list[psutil.Process] = []
     try:
@@ -223,11 +235,17 @@ def test_compare_stopped_mid_conversion_leaves_no_process(space: Workspace, sign
         assert _wait_until(converting, 240, poll_s=0.01), "the conversion never started"
         converter[0].suspend()
         proc.send_signal(signum)
-        assert proc.wait(60) != 0
+        code = proc.wait(60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+    text = err.read_text(encoding="utf-8", errors="replace")
+    assert code == 128 + signum, (code, text[-3000:])
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert lines[-1] == f"stopped by {signal.Signals(signum).name}", text[-3000:]
+    for word in ("Aborted!", "Traceback", "FatalError"):
+        assert word not in text, text[-3000:]
     _assert_nothing_left(tag)
 
 

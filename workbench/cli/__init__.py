@@ -30,7 +30,51 @@ def main(argv: Sequence[str] | None = None) -> None:
     early never changes the exit code), and a usage error under ``--json`` is a JSON document too. The
     umask is ``0o077`` from here on (:func:`workbench.permissions.private_umask`): whatever this command,
     the TUI it may start, Paddle or a child process writes is its owner's only.
+
+    SIGINT, SIGTERM and SIGHUP stop every command the same way (:mod:`workbench.stop_signals`; ``train``
+    and ``plan run`` put their own stop after the step on top for a job's life): the command unwinds as
+    for Ctrl-C (a child's process group is killed), then one line says so ("stopped by SIGTERM") and the
+    exit code is ``128 + signal`` — never click's "Aborted!", never a traceback.
     """
+    from workbench.stop_signals import CommandStops
+
+    stops = CommandStops(stopped_line=_stopped_line)
+    stops.install()
+    try:
+        code = _main(argv)
+    except KeyboardInterrupt as exc:  # a stop before or after click's own call
+        code = _stopped(exc, own_process=argv is None)
+    finally:
+        stops.restore()
+    sys.exit(code)
+
+
+def _stopped_line(signum: int | None) -> str:
+    from workbench.stop_signals import signal_name
+
+    return t("cli.stopped", signal=signal_name(signum))
+
+
+def _stopped(exc: KeyboardInterrupt, *, own_process: bool) -> int:
+    """A stop signal (or Ctrl-C) ended the command: end what it left running, say so; the exit code.
+
+    ``own_process``: this process is the command (the console script, ``python -m workbench``), so every
+    child still running is the command's — a pool's workers, say, that nothing else ends. ``main(argv)``
+    called inside another program leaves that program's children alone.
+    """
+    import contextlib
+
+    from workbench.stop_signals import end_children, exit_code
+
+    signum = getattr(exc, "signum", None)  # a plain KeyboardInterrupt is Ctrl-C
+    if own_process:
+        end_children()
+    with contextlib.suppress(Exception):  # a terminal gone with SIGHUP: nothing to tell
+        print(_stopped_line(signum), file=sys.stderr, flush=True)
+    return exit_code(signum)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     from workbench.permissions import private_umask
 
     private_umask()
@@ -47,8 +91,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         code = build_cli().main(args=args, prog_name="paddle-workbench", standalone_mode=False)
     except click.ClickException as exc:
         code = report_usage_error(exc, json_mode="--json" in args)
-    except click.Abort:
+    except click.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # click's wrapping of a stop signal or Ctrl-C
+            raise exc.__cause__ from None
         click.echo(t("cli.click.aborted"), err=True)
         code = 1
     sys.stdout.flush()
-    sys.exit(code if isinstance(code, int) else 0)
+    return code if isinstance(code, int) else 0

@@ -73,25 +73,23 @@ LINE_METRICS = ("loss", "lr", "samples_per_s", "data_wait_ms", "compute_ms")
 
 
 def _follow_lines(out: Console, run_dir: Path) -> int:
-    """Line mode: one line per new step until the log ends; Ctrl-C stops following (the kit runs on)."""
+    """Line mode: one line per new step until the log ends. Ctrl-C, SIGTERM or SIGHUP stop following
+    (the kit runs on) like any command: one line, exit ``128 + signal`` (:mod:`workbench.stop_signals`)."""
     from workbench.attach.run import LinkedRun
     from workbench.formatting import format_value
 
     job = LinkedRun(run_dir, follow=False)
     shown: int | None = None
-    try:
-        while True:
-            job.poll()
-            last = job.follower.last_step
-            if last is not None and last != shown:
-                shown = last
-                latest = job.metrics.latest()
-                values = "  ".join(f"{k}={format_value(latest[k])}" for k in LINE_METRICS if k in latest)
-                out.print(t("cli.attach.step", step=last, values=values), markup=False)
-            if job.done:
-                break
-            time.sleep(FOLLOW_POLL_S)
-    except KeyboardInterrupt:
-        return EXIT_OK
+    while True:
+        job.poll()
+        last = job.follower.last_step
+        if last is not None and last != shown:
+            shown = last
+            latest = job.metrics.latest()
+            values = "  ".join(f"{k}={format_value(latest[k])}" for k in LINE_METRICS if k in latest)
+            out.print(t("cli.attach.step", step=last, values=values), markup=False)
+        if job.done:
+            break
+        time.sleep(FOLLOW_POLL_S)
     out.print(t("cli.attach.ended", run=run_dir.name, status=t(f"status.{job.status}")), markup=False)
     return EXIT_FAILURES if job.status == "failed" else EXIT_OK

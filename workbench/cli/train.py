@@ -18,7 +18,9 @@ Ctrl-C aborts at once (exit 130): the run is recorded ``cancelled`` with every c
 before; the step in progress is lost. However the command ends, every process the run started (a
 DataLoader worker, a helper of the user's code) is ended with it: SIGTERM, then SIGKILL after 3 s. A
 reader that closes the pipe early (``| head``) does not stop the run (see :mod:`workbench.cli.output`).
-A stop signal ignored when the command started (``nohup`` ignores SIGHUP) stays ignored.
+A stop signal ignored when the command started (``nohup`` ignores SIGHUP) stays ignored. The handlers
+are :class:`workbench.runner.signals.StopSignals` (the same as ``plan run``'s), with a second Ctrl-C
+raising ``KeyboardInterrupt`` into this command's abort path.
 
 ``import paddle`` installs glog's C handler for SIGTERM (and SIGSEGV, SIGABRT, ...), which would print
 "FatalError: Termination signal" and kill the process; Python's ``signal.getsignal`` does not show it.
@@ -41,7 +43,6 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -67,13 +68,14 @@ from workbench.events import AlertRaised, CheckpointSaved, Event, RunFailed, Run
 from workbench.formatting import format_value
 from workbench.i18n import t
 from workbench.runner import Job
+from workbench.runner.signals import StopSignals, exit_code
 from workbench.runs import RunStore
 from workbench.settings import WorkbenchSettings
+from workbench.stop_signals import ignored
 
 if TYPE_CHECKING:
     from workbench.training.plan import TrainingPlan
 
-EXIT_CANCELLED = 130
 POLL_S = 0.2
 PLAIN_LINE_EVERY_S = 10.0
 
@@ -207,115 +209,6 @@ class ProgressReporter:
                 )
 
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
-def stop_exit_code(signum: int | None) -> int:
-    """``128 + signal`` for the signal that stopped the run (130 when none is known: Ctrl-C)."""
-    return 128 + int(signum) if signum else EXIT_CANCELLED
-
-
-class StoppedBeforeStart(KeyboardInterrupt):
-    """A stop signal before the run existed: nothing to save, the command just ends."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-class _StopSignals:
-    """SIGINT, SIGTERM and SIGHUP while ``train`` runs: see the module docstring.
-
-    The handlers only set flags and ask the job to stop (printing from a signal handler can re-enter a
-    half-done write); the follow loop prints the notice. A second SIGINT raises ``KeyboardInterrupt``
-    (abort now); a repeated SIGTERM or SIGHUP changes nothing (the run is already stopping).
-    """
-
-    def __init__(self, command: _TrainCommand) -> None:
-        self.command = command
-        self.first: int | None = None
-        """The signal that asked the run to stop (its exit code is ``128 + first``)."""
-        self.pending: int | None = None
-        self.starting = False
-        self.notice_due = False
-        self.hung_up = False
-        self._previous: dict[int, Any] = {}
-
-    @property
-    def active(self) -> bool:
-        return threading.current_thread() is threading.main_thread()
-
-    def install(self) -> None:
-        """(Re)install the handlers — again after ``import paddle``, which replaces SIGTERM's at the C level."""
-        if not self.active:
-            return
-        for signum in STOP_SIGNALS:
-            if signum not in self._previous and signal.getsignal(signum) == signal.SIG_IGN:
-                continue  # ignored by whoever started us (`nohup`, a background job): it stays ignored
-            previous = signal.signal(signum, self._handle)
-            self._previous.setdefault(signum, previous)
-
-    def restore(self) -> None:
-        for signum, previous in self._previous.items():
-            signal.signal(signum, previous)
-        self._previous.clear()
-
-    @contextlib.contextmanager
-    def blocked(self) -> Iterator[None]:
-        """Hold the stop signals back (they are delivered afterwards, to our handlers)."""
-        if not self.active:
-            yield
-            return
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-        try:
-            yield
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-    def _handle(self, signum: int, frame: FrameType | None) -> None:
-        if signum == signal.SIGHUP and not self.hung_up:
-            self.hung_up = True
-            self.command.detach_terminal()
-        job = self.command.job
-        if job is None:
-            if self.starting:
-                self.pending = self.pending or signum  # acted on once the run exists
-                return
-            raise StoppedBeforeStart(signum)
-        if job.done:
-            return  # the run has ended: nothing left to stop or abort
-        if self.first is None:
-            self.first = signum
-            job.cancel()
-            self.notice_due = True
-        elif signum == signal.SIGINT:
-            raise KeyboardInterrupt  # a second Ctrl-C: abort now
-
-    def started(self, job: Job) -> None:
-        """The run exists: act on a stop signal that came while it was being started."""
-        self.starting = False
-        if self.hung_up:
-            self.command.detach_terminal()  # into this run's log now that it exists
-        if self.pending is not None and self.first is None:
-            self.first = self.pending
-            job.cancel()
-            self.notice_due = True
-
-
-@contextlib.contextmanager
-def _stop_signals_ignored() -> Iterator[None]:
-    """No further stop signal while the final lines of an aborted run are written."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in STOP_SIGNALS}
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
 @contextlib.contextmanager
 def _captured_fds() -> Iterator[None]:
     """Capture fds 1 and 2 for the run's log while the command's own lines still reach the terminal.
@@ -413,7 +306,7 @@ class _TrainCommand:
         self.plan: TrainingPlan | None = None
         self.job: Job | None = None
         self.reporter: ProgressReporter | None = None
-        self.signals = _StopSignals(self)
+        self.signals = StopSignals(self.detach_terminal, abort_by_raising=True)
 
     def detach_terminal(self) -> None:
         """SIGHUP: the terminal is gone. Our lines for it go to the run's ``logs.txt`` from now on (or
@@ -491,33 +384,30 @@ class _TrainCommand:
     def _start(self, plan: TrainingPlan) -> list[str] | None:
         """Import Paddle and start the run; the messages to show when that is impossible."""
         from workbench.training import PrepareError, start_training
-        from workbench.training.runtime import import_paddle
 
-        self.signals.starting = True
-        with self.signals.blocked():
+        with self.signals.starting_job():  # a stop signal from here on waits for the run to exist
             # Paddle's import replaces SIGTERM's handler at the C level (glog): ours go back on top
             # before any stop signal is delivered. A failing import is reported by start_training.
-            with contextlib.suppress(Exception):
-                import_paddle()
-            self.signals.install()
-        try:
-            self.job = start_training(plan, self.store)
-        except PrepareError as exc:
-            return exc.messages
-        except ImportError as exc:  # start_training reports these itself; a last line of defence
-            return [
-                t(
-                    "training.paddle.not_importable",
-                    error=f"{type(exc).__name__}: {exc}",
-                    version=DEFAULT_PADDLE_VERSION,
-                )
-            ]
-        except OSError as exc:
-            return [t("training.cli.start_failed", error=str(exc))]
-        finally:
-            self.signals.starting = False
-        self.signals.started(self.job)
-        return None
+            self.signals.import_paddle()
+            try:
+                self.job = start_training(plan, self.store)
+            except PrepareError as exc:
+                failure = exc.messages
+            except ImportError as exc:  # start_training reports these itself; a last line of defence
+                failure = [
+                    t(
+                        "training.paddle.not_importable",
+                        error=f"{type(exc).__name__}: {exc}",
+                        version=DEFAULT_PADDLE_VERSION,
+                    )
+                ]
+            except OSError as exc:
+                failure = [t("training.cli.start_failed", error=str(exc))]
+            else:
+                self.signals.started(self.job)
+                return None
+        self.signals.starting = False  # nothing started: a later stop signal just ends the command
+        return failure
 
     def aborted(self, config: Path, signum: int | None = None) -> int:
         """A second Ctrl-C (or a stop signal before the run began): the run folder last; the exit code."""
@@ -525,7 +415,7 @@ class _TrainCommand:
         if job is None:
             if self.json_mode:
                 emit_json({"run_dir": None, "status": "cancelled", "errors": []})
-            return stop_exit_code(signum)
+            return exit_code(signum)
         abandon = getattr(job, "abandon", None)
         if abandon is not None:
             abandon()  # record "cancelled" now: the step in progress may never end
@@ -585,7 +475,7 @@ class _TrainCommand:
             )
         # The run folder is the last line of human output, alone, so scripts can `tail -n 1` it.
         self.console.print(str(job.run_dir), highlight=False, markup=False, soft_wrap=True)
-        return {"finished": EXIT_OK, "failed": EXIT_FAILURES}.get(status, stop_exit_code(self.signals.first))
+        return {"finished": EXIT_OK, "failed": EXIT_FAILURES}.get(status, exit_code(self.signals.first))
 
     def _announce(
         self, config: Path, job: Job, final: dict[str, Any], last_step: int | None, checkpoint: str | None
@@ -649,14 +539,14 @@ def train_command() -> click.Command:
         except KeyboardInterrupt as exc:
             # The second Ctrl-C (the first one asks the run to stop after its step), or a stop signal
             # before the run started: not click's "Aborted!" and exit 1.
-            with _stop_signals_ignored():
+            with ignored():
                 code = command.aborted(config, getattr(exc, "signum", signal.SIGINT))
         except Exception as exc:  # noqa: BLE001 - never leave the run "running" behind a traceback
-            with _stop_signals_ignored():
+            with ignored():
                 code = command.unexpected(exc)
         finally:
             command.signals.restore()
-        with _stop_signals_ignored():
+        with ignored():
             end_descendants(children_before)  # nothing the run started outlives it (see "Stopping" above)
         if command.worker_alive:
             thread = getattr(command.job, "thread", None)

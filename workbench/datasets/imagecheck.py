@@ -89,9 +89,16 @@ def decode_all(
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("spawn")  # never fork a process that may hold threads
-    with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
+    pool = ProcessPoolExecutor(max_workers=count, mp_context=context)
+    try:
         for part in pool.map(decode_images, chunks):
             results.extend(part)
             if progress is not None:
                 progress(len(results), total)
+    except BaseException:
+        # Stopped (a stop signal, Ctrl-C) or failed: the chunks not started are dropped and nothing
+        # waits for the ones under way — the workers end with the command (workbench.cli.main).
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return results

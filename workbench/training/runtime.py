@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import warnings
 from typing import Any
 
@@ -25,11 +26,24 @@ def import_paddle() -> Any:
     * Paddle keeps its graph mode per thread: when the first ``import paddle`` happened on another
       thread (the TUI imports it on a worker), this thread starts in static-graph mode and
       ``loss.backward()`` fails with "'pir.Value' object has no attribute 'backward'" (measured,
-      Paddle 3.3.1). ``disable_static()`` puts this thread in dygraph mode; it is a no-op otherwise.
+      Paddle 3.3.1). ``disable_static()`` puts this thread in dygraph mode; it is a no-op otherwise;
+    * the import installs glog's C-level SIGTERM handler (a stack dump, then death) under Python's:
+      on the main thread the stop signals are held back during the import and the Python handlers in
+      charge are put back on top before any is delivered (:mod:`workbench.stop_signals`), so every
+      command's own stop (exit ``128 + signal``, children ended) keeps working once Paddle is loaded.
     """
     os.environ.setdefault("GLOG_minloglevel", "2")
     warnings.filterwarnings("ignore", message=".*ccache.*")
-    import paddle
+    if "paddle" in sys.modules:
+        import paddle
+    else:
+        from workbench.stop_signals import held, reassert_handlers
+
+        with held():
+            try:
+                import paddle
+            finally:
+                reassert_handlers()  # even after a failed import: a partial one may have installed glog's
 
     if not paddle.in_dynamic_mode():
         paddle.disable_static()

@@ -25,6 +25,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.click.try_help": ("Try '{command} {option}' for help.", "运行 '{command} {option}' 查看帮助。"),
     "cli.click.then": ("{first} {then}", "{first}{then}"),  # one sentence after another
     "cli.click.aborted": ("Aborted!", "已中止。"),
+    # Any command ended by SIGINT/SIGTERM/SIGHUP (workbench/cli/__init__.py): exit 128 + signal.
+    "cli.stopped": ("stopped by {signal}", "已被 {signal} 停止"),
     "cli.click.invalid_value": ("Invalid value: {message}", "取值无效：{message}"),
     "cli.click.invalid_value_for": ("Invalid value for {param}: {message}", "{param} 的取值无效：{message}"),
     "cli.click.missing_argument": ("Missing argument{param}.", "缺少参数{param}。"),
@@ -179,13 +181,4 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "以 HTTP 服务导出的模型，带鉴权与限流。",
     ),
     "cli.loadtest.help": ("Load-test a served model.", "对已部署的模型做压测。"),
-    "cli.planned.short": ("Not available yet in this version.", "此版本尚未提供。"),
-    "cli.planned": (
-        "'{command}' is not available in this version yet; a later release adds it ({feature}). Nothing was done.",
-        "此版本尚未提供 '{command}'（{feature}），后续版本会加入。未执行任何操作。",
-    ),
-    "cli.planned.feature.dataset": ("the dataset linter", "数据集检查"),
-    "cli.planned.feature.diagnose": ("error diagnosis from logs", "根据日志诊断错误"),
-    "cli.planned.feature.verify": ("release verification", "发布验证"),
-    "cli.planned.feature.report": ("the shareable report", "可分享的报告"),
 }

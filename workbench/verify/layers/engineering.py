@@ -37,7 +37,9 @@ def _loads(weights: Path) -> str | None:
     try:
         with warnings.catch_warnings():  # Paddle's import warns about ccache and the like
             warnings.simplefilter("ignore")
-            import paddle
+            from workbench.training.runtime import import_paddle
+
+            paddle = import_paddle()  # keeps the command's stop signals in charge (not glog's handler)
 
         state = paddle.load(str(weights))
     except Exception as exc:  # noqa: BLE001 - a corrupt file raises anything; that is the finding
