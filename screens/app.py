@@ -25,11 +25,11 @@ from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
 from workbench.i18n import t
-from workbench.runner import AttachedRun, Job
+from workbench.runner import AttachedRun, Job, LaunchedJob
 from workbench.runs import RunStore
 from workbench.screens.base import help_rows
 from workbench.screens.commands import WorkbenchCommands, WorkbenchThemes
-from workbench.screens.dialogs import ConfirmScreen, ErrorScreen, HelpScreen, TooSmallScreen
+from workbench.screens.dialogs import ErrorScreen, HelpScreen, QuitScreen, TooSmallScreen
 from workbench.screens.inert import INERT_FILTER
 from workbench.screens.jobs import RunsAndJobs
 from workbench.screens.modes import ordered_modes
@@ -320,6 +320,8 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
             self.exit(0)
             return
         names = ", ".join(job.run_id for job in running)
+        can_detach = any(isinstance(job, LaunchedJob) for job in running)
         self.push_screen(
-            ConfirmScreen(t("ui.quit.title"), t("ui.quit.running", runs=names)), self._quit_confirmed
+            QuitScreen(t("ui.quit.title"), t("ui.quit.running", runs=names), can_detach=can_detach),
+            self._quit_chosen,
         )

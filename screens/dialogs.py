@@ -283,24 +283,41 @@ class TrainConfigScreen(LocalizedModal[str | None]):
         self.dismiss(None)
 
 
-class ConfirmScreen(LocalizedModal[bool]):
-    """A yes/no question; ``True`` only for an explicit yes."""
+QUIT_STOP = "stop"
+QUIT_DETACH = "detach"
+
+
+class QuitScreen(LocalizedModal[str | None]):
+    """Quitting while jobs run: stop them (each checkpoints, bounded) and quit, leave them running and
+    quit, or stay. ``QUIT_STOP``, ``QUIT_DETACH`` or ``None``.
+
+    Only a launched job (a ``plan run`` from the plan editor) can be left running: it lives in processes
+    of its own. A run training inside the TUI's process ends with it, so with such runs "leave running"
+    is not offered and the dialog says why."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "ui.key.yes"),
-        Binding("n,escape", "answer(False)", "ui.key.no"),
+        Binding("s,y", "answer('stop')", "ui.quit.key.stop"),
+        Binding("d", "answer('detach')", "ui.quit.key.detach"),
+        Binding("n,escape", "answer(None)", "ui.quit.key.cancel"),
     ]
 
-    def __init__(self, title: str, question: str) -> None:
+    def __init__(self, title: str, question: str, *, can_detach: bool) -> None:
         super().__init__()
         self._title = title
         self._question = question
+        self.can_detach = can_detach
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="modal-box"):
             yield Static(self._title, classes="modal-title", markup=False)
             yield Static(self._question, markup=False)
-            yield Static(t("ui.confirm.hint"), classes="dim")
+            yield Static(t("ui.quit.choice.stop"), markup=False)
+            if self.can_detach:
+                yield Static(t("ui.quit.choice.detach"), markup=False)
+            yield Static(t("ui.quit.choice.cancel"), classes="dim", markup=False)
 
-    def action_answer(self, answer: bool) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.can_detach or not (action == "answer" and parameters == (QUIT_DETACH,))
+
+    def action_answer(self, answer: str | None) -> None:
         self.dismiss(answer)

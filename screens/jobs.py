@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 
 from workbench.i18n import t
-from workbench.runner import AttachedRun, Job, attach
-from workbench.screens.dialogs import ErrorScreen
+from workbench.runner import AttachedRun, Job, LaunchedJob, attach
+from workbench.screens.dialogs import QUIT_DETACH, QUIT_STOP, ErrorScreen
 from workbench.screens.workers import (
     DemoSeeded,
     JobsStopped,
@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from workbench.runs import RunStore
 
 MAX_ATTACHED = 4  # past / external runs kept in memory for quick reopening
-# A stopping run finishes its step and writes a checkpoint first; quitting waits at most this long.
+# A stopping run finishes its step and writes a checkpoint first; quitting waits at most this long, then
+# ends what is left of a launched job at once (an in-process run ends with the process).
 QUIT_WAIT_S = 15.0
 
 
@@ -280,23 +281,42 @@ class RunsAndJobs:
 
     # -- quitting --------------------------------------------------------------------------------
 
-    def _quit_confirmed(self, confirmed: bool | None) -> None:
-        if confirmed:
-            app: Any = self
+    def _quit_chosen(self, choice: str | None) -> None:
+        """The quit dialog's answer: stop the jobs and quit, leave the launched ones running and quit, or
+        stay (``None``)."""
+        app: Any = self
+        if choice == QUIT_STOP:
             app.notify(t("ui.quit.stopping"))
             self._stop_jobs_and_exit()
+        elif choice == QUIT_DETACH:
+            app.notify(t("ui.quit.leaving"))
+            self._stop_jobs_and_exit(detach=True)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="quit", description="worker.quit")
-    def _stop_jobs_and_exit(self) -> None:
-        """Stop the runs cooperatively (they checkpoint), bounded so quitting never hangs."""
+    def _stop_jobs_and_exit(self, detach: bool = False) -> None:
+        """Stop the runs cooperatively (they checkpoint), bounded so quitting never hangs: a launched job
+        still running after :data:`QUIT_WAIT_S` is ended whole at once. ``detach``: launched jobs are
+        handed to keepers of their own and left running (in-process runs cannot be: they are stopped)."""
         running = [job for job in self.live_jobs.values() if not job.done]
+        lines: list[str] = []
+        if detach:
+            for job in running:
+                keeper = job.detach() if isinstance(job, LaunchedJob) else None
+                if keeper is not None:
+                    lines.append(t("ui.quit.detached", run=job.run_id, pid=keeper))
+            running = [job for job in running if not (isinstance(job, LaunchedJob) and job.detached)]
         for job in running:
             job.cancel()
         deadline = time.monotonic() + QUIT_WAIT_S
         for job in running:
             job.wait(max(0.0, deadline - time.monotonic()))
+        for job in running:
+            if isinstance(job, LaunchedJob) and not job.done:
+                job.abort()  # its whole process tree, at once; the run still ends ``cancelled``
+                lines.append(t("ui.quit.ended", run=job.run_id, seconds=f"{QUIT_WAIT_S:g}"))
+        lines.extend(line for job in running for line in stop_report(job))
         app: Any = self
-        app.post_message(JobsStopped(stopped=[line for job in running for line in stop_report(job)]))
+        app.post_message(JobsStopped(stopped=lines))
 
     def on_jobs_stopped(self, message: JobsStopped) -> None:
         """Keep what to print after the terminal is restored (``run_tui`` prints it), then exit."""

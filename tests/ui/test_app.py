@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+from textual.command import CommandList
 from textual.widgets import DataTable, Static
 
 from tests.ui.waiting import wait_for as _wait_for
@@ -23,22 +24,19 @@ async def test_starts_on_runs_and_switches_every_mode(make_app) -> None:  # type
         assert "ws" in app.sub_title
         for index, (mode, _spec) in enumerate(ordered_modes(), start=1):
             await pilot.press(str(index))
-            await pilot.pause(0.1)
-            assert app.current_mode == mode
+            await _wait_for(pilot, lambda mode=mode: app.current_mode == mode)
         await pilot.press("1")
-        await pilot.pause(0.1)
-        assert isinstance(app.screen, RunsScreen)
+        await _wait_for(pilot, lambda: isinstance(app.screen, RunsScreen))
 
 
 async def test_failing_job_is_an_event_and_the_app_stays_up(make_app) -> None:  # type: ignore[no-untyped-def]
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f")  # demo job that raises at step 40
-        await pilot.pause(0.1)
-        assert isinstance(app.screen, MonitorScreen)
+        await _wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
         job = app.monitor_target
         await _wait_for(pilot, lambda: job.done)
-        await pilot.pause(0.7)  # one monitor tick
+        await _wait_for(pilot, lambda: app.screen.query_one("#monitor-failure").display)  # on a monitor tick
         assert isinstance(job.result, RunFailed)
         failure = app.screen.query_one("#monitor-failure-text", Static)
         assert app.screen.query_one("#monitor-failure").display
@@ -49,8 +47,7 @@ async def test_failing_job_is_an_event_and_the_app_stays_up(make_app) -> None:  
         assert rows[-1]["type"] == "run_failed"
         # The app is still alive and usable: back to the list, which shows the failed run.
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert isinstance(app.screen, RunsScreen)
+        await _wait_for(pilot, lambda: isinstance(app.screen, RunsScreen))
         table = app.screen.query_one(DataTable)
         # (the list already showed it running: RunsChanged re-read it when it started)
         await _wait_for(pilot, lambda: table.row_count == 1 and "failed" in str(table.get_row_at(0)[1]))
@@ -67,8 +64,7 @@ async def test_open_a_past_run_from_the_list(make_app, tmp_path) -> None:  # typ
         table = app.screen.query_one(DataTable)
         await _wait_for(pilot, lambda: table.row_count == 1)
         await pilot.press("enter")
-        await pilot.pause(0.1)
-        assert isinstance(app.screen, MonitorScreen)
+        await _wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
         await _wait_for(pilot, lambda: app.monitor_target is not None and app.monitor_target.done)
         assert app.monitor_target.metrics.last_step == {0: 30}
         assert job.run_id in app.sub_title
@@ -86,8 +82,14 @@ async def test_help_and_palette(make_app) -> None:  # type: ignore[no-untyped-de
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"demo run")
-        await pilot.pause(0.3)
-        assert "Start a demo run" in str(app.screen.query("CommandList").first().render_lines) or True
+        palette = app.screen.query_one(CommandList)
+        await _wait_for(
+            pilot,
+            lambda: any(
+                "Start a demo run" in str(palette.get_option_at_index(i).prompt)
+                for i in range(palette.option_count)
+            ),
+        )
         await pilot.press("escape")
 
 
@@ -97,8 +99,7 @@ async def test_terminal_too_small_notice(make_app) -> None:  # type: ignore[no-u
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen)
         await pilot.resize_terminal(120, 40)
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, RunsScreen)
+        await _wait_for(pilot, lambda: isinstance(app.screen, RunsScreen))
 
 
 async def test_worker_error_becomes_an_error_panel(make_app) -> None:  # type: ignore[no-untyped-def]
@@ -133,14 +134,17 @@ async def test_quit_while_a_run_trains_asks_first_and_stops_it(make_app) -> None
     from functools import partial
 
     from workbench.demo import start_demo_job
-    from workbench.screens.dialogs import ConfirmScreen
+    from workbench.screens.dialogs import QuitScreen
 
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         job = app.start_job(partial(start_demo_job, steps=100_000, step_s=0.01), open_monitor=False)
         await pilot.press("q")
+        await _wait_for(pilot, lambda: isinstance(app.screen, QuitScreen))
+        assert app.is_running and not app.screen.can_detach  # an in-process run cannot outlive the app
+        await pilot.press("d")  # not offered: nothing happens
         await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen) and app.is_running
+        assert isinstance(app.screen, QuitScreen) and not job.done
         await pilot.press("n")
         await pilot.pause()
         assert not job.done and app.is_running

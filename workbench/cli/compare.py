@@ -9,7 +9,8 @@ paddle2onnx runs in a child process with a time limit (:mod:`workbench.inference
 aborts on an operator it has no converter for, the ``onnxruntime`` path is an error naming those
 operators (a ``path_error`` and an ``onnx_unconvertible`` finding: exit 1) and every other path is still
 measured and reported, in JSON and in the table. Ctrl-C or a time-out kills the conversion's whole
-process group.
+process group; SIGTERM and SIGHUP stop the command the same way as Ctrl-C, Paddle loaded or not (one
+"stopped by SIG…" line, exit ``128 + signal``: :mod:`workbench.stop_signals`).
 """
 
 from __future__ import annotations
@@ -65,6 +66,17 @@ def compare_command() -> click.Command:
         from workbench.inference.report import write_report
 
         console = human_console(json_mode)
+
+        def matrix_out_exists() -> None:
+            """A located refusal, exit 2: ``--matrix-out`` names a file that exists (never replaced)."""
+            message = t("inference.cli.matrix_out_exists", path=str(matrix_out))
+            console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", message))
+            if json_mode:
+                emit_json({"ok": False, "errors": [message], "reference": None, "paths": [], "findings": []})
+            ctx.exit(EXIT_BAD_INPUT)
+
+        if matrix_out is not None and (matrix_out.exists() or matrix_out.is_symlink()):
+            matrix_out_exists()  # before the comparison's minutes, not after
         store = RunStore(settings.workspace)
         options = CompareOptions(
             checkpoint=step, repeats=repeats, batch_size=batch_size, onnx=onnx, paths=list(paths) or None
@@ -88,11 +100,14 @@ def compare_command() -> click.Command:
         json_path, md_path = write_report(result)
         if matrix_out is not None:
             from workbench.inference.matrix import read_rows, to_csv, to_json
+            from workbench.permissions import create_private
 
             rows = read_rows(store.workspace)
             text = to_json(rows) if matrix_out.suffix.lower() == ".json" else to_csv(rows)
             try:
-                matrix_out.write_text(text, encoding="utf-8")
+                create_private(matrix_out, text)  # O_EXCL: a file that appeared meanwhile is not replaced
+            except FileExistsError:
+                matrix_out_exists()
             except OSError as exc:
                 console.print(
                     t("inference.cli.matrix_out_failed", path=str(matrix_out), error=str(exc)), markup=False

@@ -57,10 +57,22 @@ def verify_command() -> click.Command:
     ) -> None:
         from workbench.config import ConfigError
         from workbench.config.loader import load_model
+        from workbench.permissions import create_private
         from workbench.verify import VerifyConfig, collect, write_report
         from workbench.verify.junit import to_junit
 
         console = human_console(json_mode)
+
+        def junit_exists() -> None:
+            """A located refusal, exit 2: ``--junit`` names a file that exists (never replaced)."""
+            message = t("verify.cli.junit_exists", path=str(junit))
+            console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", message))
+            if json_mode:
+                emit_json({"ok": False, "errors": [message], "items": []})
+            ctx.exit(EXIT_BAD_INPUT)
+
+        if junit is not None and (junit.exists() or junit.is_symlink()):
+            junit_exists()  # before the checklist runs, not after
         try:
             cfg = load_model(config, VerifyConfig) if config is not None else VerifyConfig()
         except ConfigError as exc:
@@ -104,7 +116,9 @@ def verify_command() -> click.Command:
         console.print(t("verify.cli.verdict_ok" if result.ok else "verify.cli.verdict_fail"), markup=False)
         if junit is not None:
             try:
-                junit.write_text(to_junit(result), encoding="utf-8")
+                create_private(junit, to_junit(result))  # O_EXCL: a file that appeared meanwhile is kept
+            except FileExistsError:
+                junit_exists()
             except OSError as exc:
                 console.print(t("verify.cli.junit_failed", path=str(junit), error=str(exc)), markup=False)
                 ctx.exit(EXIT_BAD_INPUT)

@@ -145,8 +145,14 @@ def write_export(
     """Write the export folder (see the module docstring); returns ``{kind: path}``."""
     plan = report.plan
     assert plan is not None
-    out.mkdir(parents=True, exist_ok=True)
     stem = report.path.stem
+    names = (f"{stem}.py", "launch.sh", f"{stem}.slurm", f"{stem}.paddlejob.yaml", "commands.json")
+    there = [name for name in names if (out / name).exists() or (out / name).is_symlink()]
+    if there:  # an export never replaces a file (a user's edited launch script, say)
+        from workbench.i18n import t
+
+        raise FileExistsError(t("parallel.export.exists", files=", ".join(there)))
+    out.mkdir(parents=True, exist_ok=True)
     size = plan.mesh.size
     nodes = nnodes or (2 if size % 2 == 0 and size > 1 else 1)
     per_node = nproc_per_node or max(1, size // nodes)

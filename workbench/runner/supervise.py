@@ -9,8 +9,10 @@ the rank that died first and how. The training process dies with its supervisor 
 so a launcher that kills the supervisor ends the rank too. The supervisor also watches the workbench
 process that owns the job (``$PADDLE_WORKBENCH_OWNER``: its pid and start time): when the owner is gone
 (killed with SIGKILL, so it could not end its job), the rank is asked to stop (SIGTERM) and killed
-:data:`OWNER_GONE_GRACE_S` later — a job does not outlive the process that started it. A rank that
-stopped because it was asked to
+:data:`OWNER_GONE_GRACE_S` later — a job does not outlive the process that started it. An owner that
+hands the job over (the TUI's "leave them running and quit") first writes the new owner's token into
+``ranks/owner`` (:func:`write_owner`); the supervisor reads that file on each poll, so the ranks follow
+the new owner instead of stopping when the old one exits. A rank that stopped because it was asked to
 (exit 130) exits 0 to the launcher, so the launcher waits for its peers to save their checkpoints
 instead of killing them three seconds later as it does after a failure.
 
@@ -44,6 +46,8 @@ OWNER_GONE_GRACE_S = 30.0
 EXIT_FILE = "exit.json"
 STOP_FILE = "stop"
 SUPERVISOR_PID_FILE = "supervisor.pid"
+OWNER_FILE = "owner"
+"""``ranks/owner``: the token of the process that owns the job now, when it was handed over."""
 CANCELLED_CODE = 130
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _PR_SET_PDEATHSIG = 1
@@ -115,7 +119,10 @@ def supervised(main: Callable[[], int]) -> int:
         signal.signal(signum, forward)
     owner = os.environ.get(OWNER_ENV, "")
     if owner:
-        threading.Thread(target=_watch_owner, args=(owner, child), name="owner-watch", daemon=True).start()
+        handed = Path(run_dir) / "ranks" / OWNER_FILE
+        threading.Thread(
+            target=_watch_owner, args=(owner, child, handed), name="owner-watch", daemon=True
+        ).start()
     _, status = os.waitpid(child, 0)
     code = os.waitstatus_to_exitcode(status)
     _write_json(
@@ -147,9 +154,30 @@ def _owner_alive(token: str) -> bool:
         return False
 
 
-def _watch_owner(token: str, child: int) -> None:
-    """Stop the rank (SIGTERM, then SIGKILL after a grace period) once the job's owner is gone."""
-    while _owner_alive(token):
+def _current_owner(token: str, handed: Path) -> str:
+    """The job's owner now: the token in ``ranks/owner`` when the job was handed over, else ``token``."""
+    try:
+        return handed.read_text(encoding="utf-8").strip() or token
+    except OSError:
+        return token
+
+
+def write_owner(run_dir: Path, token: str) -> None:
+    """Hand the job to the process of ``token`` (:func:`owner_token`): its ranks stop when *that* process
+    is gone, not when the one that started them exits. Written before the old owner exits."""
+    path = Path(run_dir) / "ranks" / OWNER_FILE
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(token)
+    os.replace(tmp, path)
+
+
+def _watch_owner(token: str, child: int, handed: Path) -> None:
+    """Stop the rank (SIGTERM, then SIGKILL after a grace period) once the job's owner is gone — the
+    owner named in ``handed`` when the job was handed over (read each poll)."""
+    while _owner_alive(_current_owner(token, handed)):
         time.sleep(OWNER_POLL_S)
     with contextlib.suppress(ProcessLookupError):
         os.kill(child, signal.SIGTERM)

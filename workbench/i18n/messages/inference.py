@@ -304,6 +304,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "同时把工作区的整个矩阵写入 FILE（.csv 或 .json）",
     ),
     "inference.cli.matrix_out_failed": ("cannot write {path}: {error}", "无法写入 {path}：{error}"),
+    "inference.cli.matrix_out_exists": (
+        "--matrix-out {path}: the file already exists, and compare never replaces a file; choose a new name "
+        "(or remove it first)",
+        "--matrix-out {path}：文件已存在，compare 从不覆盖文件；请换一个新文件名（或先删除它）",
+    ),
     "inference.cli.progress": ("comparing: {stage} {path}", "比较中：{stage} {path}"),
     "inference.cli.header": ("run {run}, checkpoint step {step}", "运行 {run}，检查点第 {step} 步"),
     "inference.cli.col.path": ("path", "路径"),

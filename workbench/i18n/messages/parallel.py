@@ -364,6 +364,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "比较了 {steps} 步：最大 |Δloss| {abs}，最大相对差 {rel}（容差 {tol}）；首个超出的步：{first}",
     ),
     "parallel.cli.export_failed": ("cannot write {path}: {error}", "无法写入 {path}：{error}"),
+    "parallel.export.exists": (
+        "{files} already there — an export never replaces a file; choose another --output",
+        "{files} 已存在——导出从不覆盖文件；请换一个 --output",
+    ),
     # -- the monitor's rank table ------------------------------------------------------------------
     "ui.ranks.col.rank": ("rank", "进程"),
     "ui.ranks.col.step": ("step", "步"),
@@ -394,10 +398,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "ui.plan.facts_failed": ("the model of {path} could not be built", "无法构建 {path} 的模型"),
     "ui.plan.valid": ("the plan is valid", "方案有效"),
-    "ui.plan.estimate": (
-        "per rank: params {params} · grads {grads} · optimizer {opt} · activations {act} = {total} (one card {baseline})\ncommunication per step: {comm} in {count} collectives",
-        "每个进程：参数 {params} · 梯度 {grads} · 优化器 {opt} · 激活 {act} = {total}（单卡 {baseline}）\n每步通信：{comm}，共 {count} 次集合通信",
-    ),
     "ui.plan.saved": ("saved {path}", "已保存 {path}"),
     "ui.plan.cannot_run": (
         "the plan has problems (see the findings): nothing was started",

@@ -10,6 +10,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "worker.quit": ("stopping the runs before quitting", "退出前停止运行"),
     "worker.runs_list": ("listing the runs", "列出运行"),
     "worker.run_detail": ("reading the run's details", "读取运行详情"),
+    "worker.monitor_log": ("reading the run's log", "读取运行日志"),
     "worker.overlay": ("loading the run to overlay", "加载要叠加的运行"),
     "worker.envcheck": ("running the environment checks", "运行环境检查"),
     "worker.export": ("writing the report", "写入报告"),
@@ -20,6 +21,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.quit.stopped_run": (
         "Stopped run {run} ({status}) at step {step}.",
         "已停止运行 {run}（{status}），停在第 {step} 步。",
+    ),
+    "ui.quit.detached": (
+        "Left running: {run} (its keeper is process {pid}); follow it with: paddle-workbench attach {run}",
+        "保持运行：{run}（守护进程 {pid}）；跟踪它：paddle-workbench attach {run}",
+    ),
+    "ui.quit.ended": (
+        "Ended run {run}: it did not stop within {seconds} s of the request.",
+        "已结束运行 {run}：请求停止后 {seconds} 秒内未停止。",
     ),
     "ui.quit.checkpoint": ("  checkpoint: {path} (step {step})", "  检查点：{path}（第 {step} 步）"),
     "ui.quit.resume": ("  continue with: {command}", "  继续训练：{command}"),

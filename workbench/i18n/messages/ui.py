@@ -74,15 +74,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "ui.quit.title": ("Quit while training?", "训练尚在进行，确定退出？"),
     "ui.quit.running": (
-        "Still running: {runs}. Quitting stops them after their current step (a checkpoint is saved; "
-        "`train --resume` continues). Runs started with `paddle-workbench train` in another terminal are not affected.",
-        "仍在运行：{runs}。退出会在当前步结束后停止它们（会保存检查点，可用 `train --resume` 继续）。"
-        "在其他终端用 `paddle-workbench train` 启动的运行不受影响。",
+        "Still running: {runs}. Runs started with `paddle-workbench train` in another terminal are not affected.",
+        "仍在运行：{runs}。在其他终端用 `paddle-workbench train` 启动的运行不受影响。",
     ),
+    "ui.quit.choice.stop": (
+        "s: stop them and quit — each stops after its current step and saves a checkpoint "
+        "(`train --resume` continues); what has not stopped within seconds is ended.",
+        "s：停止并退出 —— 每个运行在当前步结束后停止并保存检查点（可用 `train --resume` 继续）；"
+        "数秒内未停止的将被强制结束。",
+    ),
+    "ui.quit.choice.detach": (
+        "d: leave them running and quit — plan runs go on in processes of their own; follow one later with "
+        "`paddle-workbench attach RUN`. Runs training inside the workbench cannot outlive it: they are stopped.",
+        "d：保持运行并退出 —— 分布式计划运行在各自的进程中继续；之后可用 `paddle-workbench attach RUN` 跟踪。"
+        "在工作台内训练的运行无法在其退出后继续：它们会被停止。",
+    ),
+    "ui.quit.choice.cancel": ("n / escape: do not quit", "n / escape：不退出"),
+    "ui.quit.key.stop": ("Stop and quit", "停止并退出"),
+    "ui.quit.key.detach": ("Leave running", "保持运行"),
+    "ui.quit.key.cancel": ("Cancel", "取消"),
+    "ui.quit.leaving": ("Leaving the plan runs running, then quitting…", "保持分布式计划运行，随后退出…"),
     "ui.quit.stopping": ("Stopping the runs, then quitting…", "正在停止运行，随后退出…"),
-    "ui.confirm.hint": ("y: yes · n / escape: no", "y：是 · n / escape：否"),
-    "ui.key.yes": ("Yes", "是"),
-    "ui.key.no": ("No", "否"),
     "ui.too_small": (
         "The terminal is {current_width}×{current_height}; the workbench needs at least {width}×{height}.\n"
         "Enlarge the window (or make the font smaller). Press q or ctrl+c to quit.",

@@ -93,6 +93,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verify.cli.verdict_ok": ("Release checklist: no failures.", "发布检查清单：没有失败项。"),
     "verify.cli.verdict_fail": ("Release checklist: failures above.", "发布检查清单：见上方失败项。"),
     "verify.cli.junit_failed": ("cannot write {path}: {error}", "无法写入 {path}：{error}"),
+    "verify.cli.junit_exists": (
+        "--junit {path}: the file already exists, and verify never replaces a file; choose a new name "
+        "(or remove it first)",
+        "--junit {path}：文件已存在，verify 从不覆盖文件；请换一个新文件名（或先删除它）",
+    ),
     "verify.status.pass": ("pass", "通过"),
     "verify.status.fail": ("fail", "失败"),
     "verify.status.not run": ("not run", "未运行"),
