@@ -3,8 +3,8 @@
 The project keeps gaining the same kinds of things — training tasks, screens, environment rules,
 ``diagnose`` signatures, troubleshooting flows, kit-log parsers, compare paths. Each kind has one
 :class:`Registry`, bound to a package folder. Every module in that folder registers its entries when it
-is imported, so adding one is one new file (plus its catalog strings and its test), never edits across
-the tree::
+is imported (and, for registries of data, every YAML file there is read and registers what it holds), so
+adding one is one new file (plus its catalog strings and its test), never edits across the tree::
 
     # workbench/training/tasks/my_task.py
     from workbench.training.tasks import TASKS
@@ -12,8 +12,8 @@ the tree::
     TASKS.register("my_task", MyTaskSpec(...))
 
 :meth:`Registry.load` imports every module of the folder once (lazily, on first use, so start-up only
-pays for what it uses). :meth:`Registry.silent_modules` names modules that were imported but registered
-nothing — a test fails on them, so a file that forgot to register cannot go unnoticed. Modules whose
+pays for what it uses). :meth:`Registry.silent_modules` names modules (and data files) that were read but
+registered nothing — a test fails on them, so a file that forgot to register cannot go unnoticed. Modules whose
 name starts with ``_`` are helpers and are not scanned.
 
 Entries are listed in registration order unless they give an ``order`` (a number): ordered entries come
@@ -33,8 +33,9 @@ import os
 import pkgutil
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -55,20 +56,25 @@ def _caller_module() -> str:
 
 @dataclass
 class Registry(Generic[T]):
-    """Named entries of one kind, filled by the modules of ``package`` as they are imported.
+    """Named entries of one kind, filled by the modules (and data files) of ``package`` as they are read.
 
     ``kind`` is a short human name used in messages (``"task"``, ``"screen"``); ``package`` is the
     dotted name of the folder whose modules register entries (``None`` for a registry filled only by
     explicit calls). Entries keep their registration order, which is the order users see them in.
+
+    ``data_loader`` (``"module:function"``, imported on the first scan) makes the folder's
+    ``*<data_suffix>`` files entries too: the function is called as ``function(path, origin)`` for each
+    file and registers what the file holds with ``module=origin`` (``<package>.<file stem>``), so a
+    family of signatures or a flow is one YAML file, validated where it is read.
     """
 
     kind: str
     package: str | None = None
+    data_loader: str | None = None
+    data_suffix: str = ".yaml"
     _entries: dict[str, T] = field(default_factory=dict, init=False, repr=False)
     _origin: dict[str, str] = field(default_factory=dict, init=False, repr=False)
     _order: dict[str, tuple[float, int]] = field(default_factory=dict, init=False, repr=False)
-    _placeholders: set[str] = field(default_factory=set, init=False, repr=False)
-    _shadowed: dict[str, tuple[T, str, float]] = field(default_factory=dict, init=False, repr=False)
     _registrants: set[str] = field(default_factory=set, init=False, repr=False)
     _counter: int = field(default=0, init=False, repr=False)
     _loaded: bool = field(default=False, init=False, repr=False)
@@ -84,65 +90,51 @@ class Registry(Generic[T]):
         order: float | None = None,
         module: str | None = None,
         replace: bool = False,
-        placeholder: bool = False,
     ) -> T:
         """Add ``entry`` under ``name`` and return it (usable as the last line of a module).
 
         ``order`` places the entry among the others (smaller first; entries without one follow, in
         registration order). Registering a name twice is a programming error unless ``replace`` is set
-        (tests use it to swap an entry for a scripted one). A ``placeholder`` stands in for a feature
-        that has not landed yet: a real entry of the same name replaces it whichever module is
-        imported first, and the placeholder comes back if the real entry is unregistered.
+        (tests use it to swap an entry for a scripted one).
         """
         origin = module or _caller_module()
         with self._lock:
             self._registrants.add(origin)
-            slot = (entry, origin, math.inf if order is None else float(order))
-            real_here = name in self._entries and name not in self._placeholders
-            placeholder_here = name in self._placeholders or name in self._shadowed
-            if not replace and (placeholder_here if placeholder else real_here):
-                first = (
-                    self._shadowed[name][1] if placeholder and name in self._shadowed else self._origin[name]
+            if not replace and name in self._entries:
+                raise ValueError(
+                    f"{self.kind} {name!r} is registered twice ({self._origin[name]} and {origin})"
                 )
-                raise ValueError(f"{self.kind} {name!r} is registered twice ({first} and {origin})")
-            if placeholder and real_here:
-                self._shadowed[name] = slot  # the real entry is already here: keep this one behind it
-                return entry
-            if placeholder:
-                self._placeholders.add(name)
-            elif name in self._placeholders:  # the real entry arrives: the placeholder steps behind it
-                self._shadowed[name] = (self._entries[name], self._origin[name], self._order[name][0])
-                self._placeholders.discard(name)
-            self._put(name, *slot)
+            self._entries[name] = entry
+            self._origin[name] = origin
+            self._counter += 1
+            self._order[name] = (math.inf if order is None else float(order), self._counter)
         return entry
 
-    def _put(self, name: str, entry: T, origin: str, order: float) -> None:
-        self._entries[name] = entry
-        self._origin[name] = origin
-        self._counter += 1
-        self._order[name] = (order, self._counter)
-
     def unregister(self, name: str) -> None:
-        """Remove an entry (tests that add a temporary one clean up with this); a placeholder it
-        replaced comes back."""
+        """Remove an entry (tests that add a temporary one clean up with this)."""
         with self._lock:
             self._entries.pop(name, None)
             self._origin.pop(name, None)
             self._order.pop(name, None)
-            was_placeholder = name in self._placeholders
-            self._placeholders.discard(name)
-            shadowed = self._shadowed.pop(name, None)
-            if shadowed is not None and not was_placeholder:
-                self._put(name, *shadowed)
-                self._placeholders.add(name)
 
-    def is_placeholder(self, name: str) -> bool:
-        """Whether ``name`` is only a placeholder (the feature behind it has not landed)."""
-        self.load()
-        return name in self._placeholders
+    def _folder_items(self, folder: str) -> list[tuple[str, Path | None]]:
+        """``(stem, data file or None for a module)`` of one folder, by name; ``_`` names are helpers."""
+        found: list[tuple[str, Path | None]] = [(info.name, None) for info in pkgutil.iter_modules([folder])]
+        if self.data_loader is not None:
+            found += [
+                (path.name[: -len(self.data_suffix)], path)
+                for path in Path(folder).glob(f"*{self.data_suffix}")
+            ]
+        return sorted(item for item in found if not item[0].startswith("_"))
+
+    def _data_function(self) -> Callable[[Path, str], object]:
+        assert self.data_loader is not None
+        module, _, function = self.data_loader.partition(":")
+        loader: Callable[[Path, str], object] = getattr(importlib.import_module(module), function)
+        return loader
 
     def load(self) -> Registry[T]:
-        """Import every module of :attr:`package` once, so each registers its entries."""
+        """Read every module (and data file) of :attr:`package` once, so each registers its entries."""
         if self._loaded or self.package is None:
             return self
         with self._lock:
@@ -152,15 +144,29 @@ class Registry(Generic[T]):
             try:
                 self._imported.clear()
                 pkg = importlib.import_module(self.package)
-                for info in pkgutil.iter_modules(pkg.__path__, prefix=f"{self.package}."):
-                    if info.name.rsplit(".", 1)[-1].startswith("_"):
-                        continue  # private helpers (``_base.py``) hold no entries
-                    importlib.import_module(info.name)
-                    self._imported.append(info.name)
+                for folder in list(pkg.__path__):
+                    for stem, data in self._folder_items(folder):
+                        name = f"{self.package}.{stem}"
+                        if data is None:
+                            importlib.import_module(name)  # imported once: registers once
+                        else:
+                            self._read_data(data, name)
+                        self._imported.append(name)
                 self._loaded = True
             finally:
                 self._loading = False
         return self
+
+    def _read_data(self, path: Path, origin: str) -> None:
+        """Read one data file; it is read on every scan, so what it registered before gives way to
+        what it holds now (an entry still there keeps its place among entries without an ``order``)."""
+        seen = {name: self._order[name][1] for name, source in self._origin.items() if source == origin}
+        for name in seen:
+            self.unregister(name)
+        self._data_function()(path, origin)
+        for name, counter in seen.items():
+            if self._origin.get(name) == origin:
+                self._order[name] = (self._order[name][0], counter)
 
     def reload(self) -> Registry[T]:
         """Forget the folder scan and scan again (a test dropped a new module into the folder)."""
@@ -182,7 +188,7 @@ class Registry(Generic[T]):
             raise ValueError(f"the {self.kind} registry has no folder to extend")
         path = os.fspath(folder)
         pkg = importlib.import_module(self.package)
-        modules = [info.name for info in pkgutil.iter_modules([path], prefix=f"{self.package}.")]
+        modules = [f"{self.package}.{stem}" for stem, _ in self._folder_items(path)]
         before = set(self.names())
         pkg.__path__.append(path)
         try:
@@ -219,12 +225,12 @@ class Registry(Generic[T]):
         return [(name, self._entries[name]) for name in self.names()]
 
     def origin(self, name: str) -> str:
-        """The module that registered ``name``."""
+        """The module (or ``<package>.<stem>`` of the data file) that registered ``name``."""
         self.load()
         return self._origin[name]
 
     def silent_modules(self) -> list[str]:
-        """Modules of the folder that were imported but registered nothing."""
+        """Modules (and data files) of the folder that were read but registered nothing."""
         self.load()
         return [name for name in self._imported if name not in self._registrants]
 

@@ -22,12 +22,15 @@ from workbench.runner import attach
 from workbench.runs import RunStore
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "kit_logs"
-KITS = {
-    "paddleocr": ("paddleocr_train.log", "finished", 16),
-    "paddleclas": ("paddleclas_train.log", "finished", 20),
-    "paddledetection": ("paddledetection_train.log", "failed", 61),
-    "paddlex": ("paddlex_train.log", "finished", 8),
+TEXT_FORMATS = [name for name, parser in PARSERS.items() if parser.records is None]
+"""Every registered format read line by line; each has its log, ``<name>_train.log``, in FIXTURES."""
+OUTCOMES = {
+    "paddleocr": ("finished", 16),
+    "paddleclas": ("finished", 20),
+    "paddledetection": ("failed", 61),
+    "paddlex": ("finished", 8),
 }
+"""What the shipped fixtures end with, read by hand from the files."""
 
 
 def _wait(predicate, timeout: float = 20.0) -> bool:  # type: ignore[no-untyped-def]
@@ -39,19 +42,20 @@ def _wait(predicate, timeout: float = 20.0) -> bool:  # type: ignore[no-untyped-
     return False
 
 
-def test_every_kit_format_is_registered_and_silent_modules_are_none() -> None:
-    assert set(KITS) | {"visualdl"} == set(PARSERS.names())
+def test_silent_modules_are_none_and_every_text_format_has_its_fixture() -> None:
     assert PARSERS.silent_modules() == []
+    assert [fmt for fmt in TEXT_FORMATS if not (FIXTURES / f"{fmt}_train.log").is_file()] == []
 
 
-@pytest.mark.parametrize("fmt", sorted(KITS))
+@pytest.mark.parametrize("fmt", TEXT_FORMATS)
 def test_each_kit_log_is_recognised_and_read(fmt: str, tmp_path: Path) -> None:
-    name, status, last = KITS[fmt]
-    path = FIXTURES / name
+    path = FIXTURES / f"{fmt}_train.log"
     assert detect_format(path) == fmt
     run_dir = link_log(RunStore(tmp_path / "ws"), path)
     report = scan(run_dir)
-    assert (report.format, report.status, report.last_step) == (fmt, status, last)
+    assert report.format == fmt and report.last_step and report.last_step > 0
+    if fmt in OUTCOMES:
+        assert (report.status, report.last_step) == OUTCOMES[fmt]
     assert {"loss", "lr", "step_ms"} <= set(report.metrics)
     if fmt != "paddlex":  # PaddleX's own trainer logs no reader time: only the whole step is known
         assert {"data_wait_ms", "compute_ms", "samples_per_s"} <= set(report.metrics)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -45,37 +44,16 @@ def test_help_in_chinese() -> None:
     assert "检查工作台 YAML 文件" in result.stdout
 
 
-def test_a_placeholder_command_says_so_and_exits_2() -> None:
-    """Every planned command has landed (verify was the last); the placeholder mechanism stays for the
-    next one and is checked on a stand-in built from a command's own catalog strings."""
-    from click.testing import CliRunner
+def test_commands_come_from_one_ordered_table() -> None:
+    """``--help`` lists the table's commands in its order; each entry names a factory that exists and
+    builds the command of that name (checked without running it)."""
+    from workbench.cli.root import COMMANDS, build_cli, command_factory
 
-    from workbench.cli.commands import COMMANDS
-    from workbench.cli.commands.planned import _placeholder
-    from workbench.i18n import set_language
-
-    assert [name for name in COMMANDS.names() if COMMANDS.is_placeholder(name)] == []
-    result = CliRunner().invoke(_placeholder("report"), ["anything", "--json"])
-    assert result.exit_code == 2
-    assert "not available in this version yet" in result.stderr
-    assert "Traceback" not in result.stderr and "issue" not in result.stderr
-    set_language("zh")
-    try:
-        chinese = CliRunner().invoke(_placeholder("report"), ["x"])
-    finally:
-        set_language("en")
-    assert chinese.exit_code == 2 and "此版本尚未提供" in chinese.stderr
-    # User words, no tracker words and no English left inside the Chinese sentence.
-    assert not re.search(r"[A-Za-z]{3,}", chinese.stderr.replace("report", "")), chinese.stderr
-
-
-def test_commands_come_from_one_ordered_registry() -> None:
-    from workbench.cli.commands import COMMANDS
-    from workbench.cli.root import build_cli
-
-    assert COMMANDS.silent_modules() == []
     root = build_cli()
-    assert root.list_commands(click.Context(root)) == ["tui", *DESIGN_COMMANDS, "runs"]
+    assert root.list_commands(click.Context(root)) == list(COMMANDS)
+    assert set(DESIGN_COMMANDS) | {"tui", "runs"} == set(COMMANDS)
+    for name in COMMANDS:
+        assert command_factory(name)().name == name
 
 
 def test_help_lists_each_command_as_the_command_itself_would() -> None:

@@ -186,13 +186,7 @@ def test_a_broken_family_file_fails_validation_with_its_line(tmp_path: Path) -> 
     assert any(line == 4 for line, _ in where)
 
 
-def test_one_new_file_adds_a_signature(tmp_path: Path) -> None:
-    (tmp_path / "example_family.py").write_text(
-        "from pathlib import Path\n"
-        "from workbench.troubleshoot.signatures._family import register_family\n"
-        "register_family(__name__, Path(__file__).with_suffix('.yaml'))\n",
-        encoding="utf-8",
-    )
+def test_one_new_yaml_file_adds_a_signature_family(tmp_path: Path) -> None:
     (tmp_path / "example_family.yaml").write_text(
         "signatures:\n  - id: example.widget\n    keys: [WIDGET]\n    patterns: ['WIDGET-\\d+ broke']\n"
         "    examples: ['WIDGET-7 broke']\n",

@@ -86,16 +86,41 @@ def test_extra_folder_adds_entries_for_the_block_only(plugin_pkg: Path, tmp_path
     assert reg.silent_modules() == []
 
 
-def test_a_placeholder_gives_way_to_the_real_entry_in_any_order() -> None:
-    early: Registry[str] = Registry("command")
-    early.register("compare", "placeholder", order=60, placeholder=True, module="planned")
-    early.register("compare", "real", order=60, module="compare")
-    late: Registry[str] = Registry("command")
-    late.register("compare", "real", order=60, module="compare")
-    late.register("compare", "placeholder", order=60, placeholder=True, module="planned")
-    for reg in (early, late):
-        assert reg.get("compare") == "real" and not reg.is_placeholder("compare")
-        reg.unregister("compare")  # the feature goes away again: its placeholder is back
-        assert reg.get("compare") == "placeholder" and reg.is_placeholder("compare")
-    with pytest.raises(ValueError, match="registered twice"):
-        early.register("compare", "placeholder again", placeholder=True)  # ignored: already a placeholder
+DATA_PKG = """\
+from pathlib import Path
+
+from workbench.registry import Registry
+
+
+def read(path: Path, origin: str) -> None:
+    for line in path.read_text().splitlines():
+        if line:
+            name, _, order = line.partition("=")
+            REG.register(name, path.name, order=float(order) if order else None, module=origin)
+
+
+REG = Registry("thing", __name__, data_loader=f"{__name__}:read", data_suffix=".txt")
+"""
+
+
+def test_data_files_of_the_folder_are_entries_without_a_module(plugin_pkg: Path, tmp_path: Path) -> None:
+    """A registry with a ``data_loader`` reads each data file of its folder (no Python beside it); data
+    files and modules are read together in name order, ``_`` files are helpers, a file that registers
+    nothing is silent, and an extra folder's files come and go with the block."""
+    (plugin_pkg / "__init__.py").write_text(DATA_PKG)
+    (plugin_pkg / "b_pair.txt").write_text("beta\ngamma=5\n")
+    (plugin_pkg / "c_module.py").write_text("from wb_test_plugins import REG\nREG.register('alpha', 'py')\n")
+    (plugin_pkg / "d_empty.txt").write_text("\n")
+    (plugin_pkg / "_notes.txt").write_text("hidden\n")
+    import wb_test_plugins
+
+    reg: Registry[str] = wb_test_plugins.REG
+    assert reg.names() == ["gamma", "beta", "alpha"]
+    assert reg.get("beta") == "b_pair.txt" and reg.origin("beta") == "wb_test_plugins.b_pair"
+    assert reg.silent_modules() == ["wb_test_plugins.d_empty"]
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "e_more.txt").write_text("delta=1\n")
+    with reg.extra_folder(extra) as added:
+        assert added == ["delta"] and reg.names()[0] == "delta"
+    assert "delta" not in reg and reg.names() == ["gamma", "beta", "alpha"]  # re-read, same places

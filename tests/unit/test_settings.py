@@ -137,7 +137,6 @@ def test_a_command_and_the_helpers_it_calls_read_the_same_settings() -> None:
     import click
     from click.testing import CliRunner
 
-    from workbench.cli.commands import COMMANDS
     from workbench.cli.output import human_console
     from workbench.cli.root import build_cli
     from workbench.cli.state import current_settings, pass_settings
@@ -152,11 +151,9 @@ def test_a_command_and_the_helpers_it_calls_read_the_same_settings() -> None:
 
         return probe
 
-    COMMANDS.register("probe", probe_command, order=135)
-    try:
-        result = CliRunner().invoke(build_cli(), ["--plain", "probe"], env={"PADDLE_WORKBENCH_NO_COLOR": "1"})
-    finally:
-        COMMANDS.unregister("probe")
+    root = build_cli()
+    root.add_command(probe_command())
+    result = CliRunner().invoke(root, ["--plain", "probe"], env={"PADDLE_WORKBENCH_NO_COLOR": "1"})
     assert result.exit_code == 0, result.output
     settings = seen["settings"]
     assert isinstance(settings, WorkbenchSettings) and settings.plain and settings.no_color

@@ -1,13 +1,15 @@
-"""The command tree: the root command's global options, then every registered command in order.
+"""The command tree: the root command's global options, then every command of :data:`COMMANDS` in order.
 
-Commands live one per module in :mod:`workbench.cli.commands` and are assembled here after the language
-is set. The root command resolves the user's settings (flags, ``PADDLE_WORKBENCH_*``, the user config
-file) once; commands read them with ``@pass_settings`` (:mod:`workbench.cli.state`).
+Each command is a factory named as a ``"module:function"`` string and imported the first time the command
+is asked for, after the language is set (so its help texts are translated). The root command resolves
+the user's settings (flags, ``PADDLE_WORKBENCH_*``, the user config file) once; commands read them with
+``@pass_settings`` (:mod:`workbench.cli.state`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import importlib
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,37 @@ from workbench.cli.usage_errors import catalog_errors
 from workbench.config.errors import ConfigError
 from workbench.i18n import current_language, t
 from workbench.settings_sources import user_config_path
+
+COMMANDS: dict[str, str] = {
+    "tui": "workbench.cli.tui:tui_command",
+    "validate": "workbench.cli.validate:validate_command",
+    "check": "workbench.cli.check:check_command",
+    "train": "workbench.cli.train:train_command",
+    "plan": "workbench.cli.plan:plan_command",
+    "compare": "workbench.cli.compare:compare_command",
+    "attach": "workbench.cli.attach:attach_command",
+    "dataset": "workbench.cli.dataset:dataset_group",
+    "diagnose": "workbench.cli.diagnose:diagnose_command",
+    "verify": "workbench.cli.verify:verify_command",
+    "report": "workbench.cli.report:report_command",
+    "serve": "workbench.cli.serve:serve_command",
+    "loadtest": "workbench.cli.loadtest:loadtest_command",
+    "runs": "workbench.cli.runs:runs_command",
+}
+"""Every command: its name → the ``"module:function"`` that builds its ``click.Command``.
+
+The order is the order of ``--help``, the path a user walks. ``--help`` lists each command with the
+first sentence of its catalog help, ``cli.<name>.help``, without importing the module. Adding a command
+is its module, one line here, its catalog strings and a test.
+"""
+
+
+def command_factory(name: str) -> Callable[[], click.Command]:
+    """Import the factory that builds command ``name`` (a ``KeyError`` for a name not in the table)."""
+    module, _, function = COMMANDS[name].partition(":")
+    factory: Callable[[], click.Command] = getattr(importlib.import_module(module), function)
+    return factory
+
 
 # click's own headings, translated by our formatter (click takes them from gettext, which we don't ship).
 _HEADINGS_ZH = {"Options": "选项", "Commands": "命令", "Arguments": "参数"}
@@ -62,7 +95,8 @@ class CatalogContext(click.Context):
 
 
 class RootGroup(click.Group):
-    """The registered commands, each built the first time it is asked for; click's errors in our language.
+    """The commands of :data:`COMMANDS`, each built the first time it is asked for; click's errors in our
+    language.
 
     ``paddle-workbench train`` builds (and imports the code of) ``train`` only, and the TUI's start
     builds ``tui`` only: building every command imported the engines behind all of them (plans,
@@ -88,17 +122,12 @@ class RootGroup(click.Group):
             return super().invoke(ctx)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        from workbench.cli.commands import COMMANDS
-
-        # The registry's order (the path a user walks), not alphabetical; then any added by hand.
-        names = COMMANDS.names()
-        return names + [name for name in self.commands if name not in names]
+        # The table's order (the path a user walks), not alphabetical; then any added by hand.
+        return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        from workbench.cli.commands import COMMANDS
-
         if cmd_name not in self.commands and cmd_name in COMMANDS:
-            command = COMMANDS.get(cmd_name)()
+            command = command_factory(cmd_name)()
             _localise(command)
             self.add_command(command, cmd_name)
         return self.commands.get(cmd_name)
@@ -164,7 +193,7 @@ def build_cli() -> click.Group:
         check_theme(ctx.obj.theme)
         if ctx.invoked_subcommand is None:
             tui = root.get_command(ctx, "tui")
-            assert tui is not None  # registered by workbench/cli/commands/tui.py
+            assert tui is not None  # in COMMANDS
             ctx.invoke(tui)
 
     return root

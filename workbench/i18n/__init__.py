@@ -2,8 +2,9 @@
 
 Strings are looked up by a stable key (``t("cli.validate.ok", path=...)``) so the CLI, the TUI and
 reports speak the same words in either language. Each domain keeps its strings in its own module under
-``workbench.i18n.messages`` (listed in ``_DOMAINS``); together they form one catalog, and a unit test
-checks that every key has both languages with the same ``{placeholders}``.
+``workbench.i18n.messages`` (every module of that folder is a domain: adding one is one new file);
+together they form one catalog, and a unit test checks that every key has both languages with the same
+``{placeholders}``.
 
 Widths are measured in terminal cells (CJK characters take two), never with ``len``: see
 :func:`cell_width` and :func:`pad`.
@@ -23,21 +24,26 @@ from rich.cells import cell_len
 Language = Literal["en", "zh"]
 LANGUAGES: tuple[Language, ...] = ("en", "zh")
 
-# Domain modules whose MESSAGES make up the catalog. Later features append their module here.
-_DOMAINS: tuple[str, ...] = (
-    "core", "cli", "config", "runs", "ui", "shell", "training", "envcheck", "inference",
-    "screens", "parallel", "datasets", "troubleshoot", "wizard", "attach", "serve", "verify",
-    "overview", "system", "overlays",
-)  # fmt: skip
-
 _current: Language | None = None
+
+
+def domains() -> list[str]:
+    """The domain modules of ``workbench.i18n.messages`` (every module there, by name), whose
+    ``MESSAGES`` make up the catalog."""
+    import pkgutil
+
+    from workbench.i18n import messages
+
+    return sorted(
+        info.name for info in pkgutil.iter_modules(messages.__path__) if not info.name.startswith("_")
+    )
 
 
 @cache
 def catalog() -> Mapping[str, tuple[str, str]]:
     """Return the merged catalog ``key -> (english, chinese)``; a duplicate key is a programming error."""
     merged: dict[str, tuple[str, str]] = {}
-    for domain in _DOMAINS:
+    for domain in domains():
         module = importlib.import_module(f"workbench.i18n.messages.{domain}")
         messages: Mapping[str, tuple[str, str]] = module.MESSAGES
         for key, value in messages.items():

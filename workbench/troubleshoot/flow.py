@@ -1,7 +1,8 @@
 """Troubleshooting flows as data: the YAML model (validated, located errors) and a walker the wizard drives.
 
-A flow file::
+A flow file (one per problem in :mod:`workbench.troubleshoot.flows`; its name is the flow's id)::
 
+    order: 10                     # place in the wizard's list; title: catalog key wizard.flow.<flow>
     start: where
     steps:
       - id: where                 # prompt: catalog key wizard.<flow>.<id>
@@ -69,6 +70,8 @@ class StepSpec(BaseModel):
 class FlowSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    order: float | None = None
+    """Place in the wizard's list (smaller first; flows without one follow)."""
     start: str
     steps: list[StepSpec] = Field(min_length=1)
 

@@ -1,22 +1,14 @@
-"""Troubleshooting flows for the wizard: one module per problem in this folder.
+"""Troubleshooting flows for the wizard: one YAML file per problem in this folder.
 
 An entry is a :class:`Flow`: a problem a user can pick ("import fails", "parallel training hangs"…),
-described by a YAML file in the package (steps that ask the user or run an automatic probe, branching
-on the answer; each leaf a finding with cause, evidence and fix). The module registers where that file
-is; the flow model that validates it (every branch leads somewhere, every probe name exists) belongs to
-the troubleshooting feature, and a test validates every registered flow.
+described by a YAML file in this folder (steps that ask the user or run an automatic probe, branching
+on the answer; each leaf a finding with cause, evidence and fix). The file's name is the flow's id; the
+registry reads each file with :func:`register_flow`, which validates it
+(:func:`workbench.troubleshoot.flow.load_flow`: every branch leads somewhere, every probe name exists,
+every step has its catalog strings; problems located to ``file:line:col``).
 
-Adding one is one new module here, its YAML file and its catalog strings::
-
-    # workbench/troubleshoot/flows/import_fails.py
-    from pathlib import Path
-
-    from workbench.troubleshoot.flows import FLOWS, Flow
-
-    FLOWS.register(
-        "import_fails",
-        Flow(title_key="wizard.flow.import_fails", source=Path(__file__).with_suffix(".yaml")),
-    )
+Adding one is one new YAML file here (``order:`` places it in the wizard's list) plus its catalog
+strings (``wizard.flow.<id>`` for its title, ``wizard.<id>.<step>`` for its steps).
 """
 
 from __future__ import annotations
@@ -34,10 +26,21 @@ class Flow:
     title_key: str
     """Catalog key of the problem as the user would name it (the wizard's list shows these)."""
     source: Path
-    """The flow's YAML file (next to the registering module)."""
+    """The flow's YAML file."""
 
 
-FLOWS: Registry[Flow] = Registry("flow", __name__)
-"""Every troubleshooting flow, by id, in the order the wizard lists them (``order=`` when registering)."""
+def register_flow(path: Path, origin: str) -> None:
+    """Validate the flow file at ``path`` and register it under its file name on behalf of ``origin``."""
+    from workbench.troubleshoot.flow import load_flow  # pydantic and YAML: only when flows are listed
 
-__all__ = ["FLOWS", "Flow"]
+    flow_id = path.stem
+    spec = load_flow(flow_id, path)
+    FLOWS.register(
+        flow_id, Flow(title_key=f"wizard.flow.{flow_id}", source=path), order=spec.order, module=origin
+    )
+
+
+FLOWS: Registry[Flow] = Registry("flow", __name__, data_loader=f"{__name__}:register_flow")
+"""Every troubleshooting flow, by id, in the order the wizard lists them (``order:`` in each file)."""
+
+__all__ = ["FLOWS", "Flow", "register_flow"]

@@ -1,4 +1,4 @@
-"""Error signatures for ``paddle-workbench diagnose``: one module per family of errors in this folder.
+"""Error signatures for ``paddle-workbench diagnose``: one YAML file per family of errors in this folder.
 
 An entry is a :class:`Signature`: the patterns that recognise one known error in a log or traceback,
 and the catalog keys of what to tell the user (its title, its cause, its fix). ``examples`` holds at
@@ -6,26 +6,12 @@ least one realistic message; a test feeds every example through ``diagnose`` and
 signature to rank first. A signature that is a *consequence* of another error (the launcher's
 "Container failed" tail, the other ranks' timeouts) ranks below root causes.
 
-Adding one is one new module here plus its catalog strings::
-
-    # workbench/troubleshoot/signatures/cudnn.py
-    from workbench.troubleshoot.signatures import SIGNATURES, Signature
-
-    SIGNATURES.register(
-        "cudnn.load_failed",
-        Signature(
-            patterns=(r"Cannot load cudnn shared library",),
-            title_key="diagnose.cudnn.load_failed.title",
-            cause_key="diagnose.cudnn.load_failed.cause",
-            fix_key="diagnose.cudnn.load_failed.fix",
-            examples=("... Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion.",),
-        ),
-    )
-
-A module may also load a family of signatures from a YAML file beside it and register each — that is
-how the shipped ones are written (``libraries.py`` + ``libraries.yaml``, validated by
-:mod:`workbench.troubleshoot.signatures._family`): adding one is then one YAML entry plus its catalog
-strings (``workbench/i18n/messages/troubleshoot.py``).
+Each file of this folder is a family of signatures: ``<family>.yaml`` holds its entries, read and
+validated by :func:`~workbench.troubleshoot.signatures._family.register_family` (a broken file is a
+``ConfigError`` located to ``file:line:col``). Adding a family is one new YAML file here plus its catalog
+strings (``diagnose.<id>.title/.cause/.fix`` in ``workbench/i18n/messages/troubleshoot.py``); adding a
+signature is one YAML entry plus its strings. A Python module here may also register
+:class:`Signature` entries itself (``SIGNATURES.register(...)``) where YAML cannot say it.
 """
 
 from __future__ import annotations
@@ -68,7 +54,9 @@ class Signature:
             compile_linear(pattern)
 
 
-SIGNATURES: Registry[Signature] = Registry("signature", __name__)
+SIGNATURES: Registry[Signature] = Registry(
+    "signature", __name__, data_loader=f"{__name__}._family:register_family"
+)
 """Every known error signature, by id (``family.name``)."""
 
 __all__ = ["SIGNATURES", "Signature"]

@@ -1,4 +1,4 @@
-"""A family of ``diagnose`` signatures written as YAML beside its module, validated by pydantic.
+"""A family of ``diagnose`` signatures written as one YAML file in the folder, validated by pydantic.
 
 A family file holds ``signatures:``, a list of entries::
 
@@ -11,9 +11,9 @@ A family file holds ``signatures:``, a list of entries::
         examples:                      # realistic messages; a test expects this signature first for each
           - "Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion."
 
-The module registers the family with one line, ``register_family(__name__, Path(__file__).with_suffix(".yaml"))``.
-A broken file (a bad regular expression, a missing key, an unknown field) raises a
-:class:`~workbench.config.errors.ConfigError` located to the line, so a test — never a user — meets it.
+The registry reads every ``*.yaml`` file of the folder with :func:`register_family`. A broken file (a bad
+regular expression, a missing key, an unknown field) raises a :class:`~workbench.config.errors.ConfigError`
+located to the line, so a test — never a user — meets it.
 Patterns are RE2 (:mod:`~workbench.troubleshoot.signatures._linear`): matching is linear in the line by
 construction, so a pattern is refused only when RE2 cannot run it (look-around, back-references) or its
 compiled program is too large — never for nested quantifiers or ``.*`` between alternations, which are
@@ -87,7 +87,7 @@ def load_family(path: Path) -> SignatureFamily:
     return load_model(path, SignatureFamily)
 
 
-def register_family(module: str, path: Path) -> list[str]:
+def register_family(path: Path, module: str) -> list[str]:
     """Register every signature of the family file at ``path`` on behalf of ``module``; return the ids."""
     family = load_family(path)
     for spec in family.signatures:

@@ -1,7 +1,0 @@
-"""Signatures: numpy versions Paddle or a kit does not work with."""
-
-from pathlib import Path
-
-from workbench.troubleshoot.signatures._family import register_family
-
-register_family(__name__, Path(__file__).with_suffix(".yaml"))
