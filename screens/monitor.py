@@ -10,9 +10,7 @@ cursor (``,`` ``.``) reads every curve at one step.
 
 from __future__ import annotations
 
-import os
 import time
-from collections import deque
 from collections.abc import Mapping
 from functools import partial
 from typing import Any, ClassVar, Literal
@@ -21,16 +19,19 @@ import numpy as np
 import numpy.typing as npt
 from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Log, Static
+from textual.worker import Worker
 
 from workbench.compare_runs import AlignedSeries, aligned_x, batch_size, compare_latest
 from workbench.events import AlertRaised, CheckpointSaved, RunFailed
 from workbench.i18n import t
+from workbench.logtail import LogTail
 from workbench.parallel.ranks import RankWatch
+from workbench.progress import PROGRESS_CELLS, EtaClock, format_eta, progress_bar
 from workbench.runner import Job
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.dialogs import RunPickerScreen
@@ -51,60 +52,10 @@ from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 from workbench.screens.widgets.ranks import RankTable
 from workbench.screens.widgets.runs_sidebar import RunsSidebar
 from workbench.screens.widgets.system_pane import SystemPane
+from workbench.screens.workers import LogTailRead
 
-LOG_READ_LIMIT = 256_000
-PROGRESS_CELLS = 24
 PLOT_INTERVAL_S = 1.0
 GRID_LOW_BANDWIDTH_INTERVAL_S = 5.0
-
-
-def progress_bar(done: int, total: int, cells: int = PROGRESS_CELLS) -> str:
-    filled = min(cells, int(cells * done / total)) if total else 0
-    return "█" * filled + "░" * (cells - filled)
-
-
-class EtaClock:
-    """Training speed measured on an *active* clock that stands still while the run is paused.
-
-    Pausing neither counts toward the rate (so the ETA does not jump after resume) nor runs the ETA
-    down while nothing trains: paused, the estimate stays where it was.
-    """
-
-    def __init__(self, window: int = 30) -> None:
-        self._points: deque[tuple[float, int]] = deque(maxlen=window)
-        self._paused_s = 0.0
-        self._last_now: float | None = None
-        self._was_paused = False
-
-    def clear(self) -> None:
-        self._points.clear()
-        self._paused_s = 0.0
-        self._last_now = None
-        self._was_paused = False
-
-    def observe(self, now: float, step: int | None, paused: bool) -> None:
-        if self._last_now is not None and (paused or self._was_paused):
-            self._paused_s += now - self._last_now  # the time since the last look was spent paused
-        self._last_now, self._was_paused = now, paused
-        if step is None or paused:
-            return
-        active = now - self._paused_s
-        if not self._points or step > self._points[-1][1]:
-            self._points.append((active, step))
-
-    def remaining_s(self, step: int, total: int) -> float | None:
-        if len(self._points) < 2:
-            return None
-        (t0, s0), (t1, s1) = self._points[0], self._points[-1]
-        if s1 <= s0 or t1 <= t0:
-            return None
-        return (total - step) / ((s1 - s0) / (t1 - t0))
-
-
-def format_eta(seconds: float) -> str:
-    seconds = int(max(0, seconds))
-    hours, rest = divmod(seconds, 3600)
-    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 class MonitorScreen(WorkbenchScreen):
@@ -154,8 +105,9 @@ class MonitorScreen(WorkbenchScreen):
         self._seen_view: tuple[Any, ...] = ()
         self._last_plot = 0.0
         self.plot_interval_s = PLOT_INTERVAL_S
-        self._log_offset = 0
-        self._log_partial = b""
+        self._log_tail: LogTail | None = None
+        self._log_request = 0
+        self._log_worker: Worker[None] | None = None
         self._eta = EtaClock()
         self._controls_for: tuple[object, ...] = ()
         self._rank_watch = RankWatch()
@@ -209,8 +161,8 @@ class MonitorScreen(WorkbenchScreen):
             self.notify(t("ui.overlay.cleared", count=cleared))
         self.job = job
         self._seen_data = self._seen_view = ()
-        self._log_offset = 0
-        self._log_partial = b""
+        self._log_tail = LogTail(job.log_path) if job is not None else None
+        self._log_request = self.wb.requests.new("monitor-log")  # a read for the previous run is dropped
         self._eta.clear()
         if job is not None and self.x_axis == "samples" and batch_size(job.config) is None:
             self.x_axis = "step"
@@ -257,7 +209,7 @@ class MonitorScreen(WorkbenchScreen):
         if data == self._seen_data and view == self._seen_view:
             if self.grid_mode:
                 self.query_one(ChartGrid).refresh_visible()  # charts still waiting for their turn
-            self._tail_log(job)
+            self._tail_log()
             return
         self._render_title(job)  # cheap: one line, every tick
         now = time.monotonic()
@@ -276,7 +228,7 @@ class MonitorScreen(WorkbenchScreen):
             self.query_one(OverviewPane).follow(job)  # returns at once while hidden
         elif self.grid_mode and not self.wb.low_bandwidth:
             self.query_one(ChartGrid).refresh_visible()  # the charts whose turn it is, between redraws
-        self._tail_log(job)
+        self._tail_log()
 
     def _plot_interval(self) -> float:
         """Seconds between redraws while data streams in; the grid in low-bandwidth mode waits longer
@@ -453,25 +405,22 @@ class MonitorScreen(WorkbenchScreen):
         else:
             panel.display = False
 
-    def _tail_log(self, job: Job) -> None:
-        """Append what the run's log (``logs.txt``, a linked kit log's own file) gained since the last tick (whole lines only: UTF-8 stays intact)."""
-        path = job.log_path
-        try:
-            size = os.path.getsize(path)
-        except OSError:
+    def _tail_log(self) -> None:
+        """Ask for what the run's log (``logs.txt``, a linked kit log's own file) gained: one read at a
+        time, on a worker thread (file I/O never runs on the UI thread)."""
+        tail = self._log_tail
+        if tail is None or (self._log_worker is not None and not self._log_worker.is_finished):
             return
-        if size <= self._log_offset:
-            return
-        start = max(self._log_offset, size - LOG_READ_LIMIT)
-        if start > self._log_offset:
-            self._log_partial = b""  # skipped ahead: the kept tail no longer continues
-        with open(path, "rb") as fh:
-            fh.seek(start)
-            chunk = self._log_partial + fh.read(size - start)
-        self._log_offset = size
-        complete, _, self._log_partial = chunk.rpartition(b"\n")
-        if complete:
-            self.query_one(Log).write(complete.decode("utf-8", "replace") + "\n")
+        self._log_worker = self._read_log(tail, self._log_request)
+
+    @work(thread=True, exit_on_error=False, group="monitor-log", description="worker.monitor_log")
+    def _read_log(self, tail: LogTail, request: int) -> None:
+        self.post_message(LogTailRead(text=tail.read(), request=request))
+
+    @on(LogTailRead)
+    def _log_read(self, message: LogTailRead) -> None:
+        if self.wb.requests.is_current(message) and message.text:
+            self.query_one(Log).write(message.text)
 
     # -- actions --------------------------------------------------------------------------------
 

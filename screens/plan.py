@@ -19,7 +19,7 @@ that child). A Pilot test passes the facts in.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -34,7 +34,7 @@ from textual.worker import get_current_worker
 
 from workbench.i18n import t
 from workbench.isolate import Child
-from workbench.parallel.estimate import human_bytes
+from workbench.parallel.estimate import estimate_text
 from workbench.parallel.facts import ModelFacts
 from workbench.parallel.validate import PlanReport
 from workbench.screens.base import WorkbenchScreen
@@ -49,7 +49,7 @@ FIRST_CHECK_DELAY_S = 0.8
 @dataclass
 class PlanChecked(WorkerResult):
     report: PlanReport | None = None
-    kind: str = field(default="plan-check", kw_only=True)
+    kind: ClassVar[str] = "plan-check"
 
 
 @dataclass
@@ -59,20 +59,20 @@ class PlanFactsBuilt(WorkerResult):
     error: str = ""
     notice: str = ""
     """Said while building: the user's module is being imported (``task: custom``)."""
-    kind: str = field(default="plan-facts", kw_only=True)
+    kind: ClassVar[str] = "plan-facts"
 
 
 @dataclass
 class ParityCompared(WorkerResult):
     result: dict[str, Any] | None = None
-    kind: str = field(default="plan-parity", kw_only=True)
+    kind: ClassVar[str] = "plan-parity"
 
 
 @dataclass
 class PlanRunStarted(WorkerResult):
     job: Any = None
     error: str = ""
-    kind: str = field(default="plan-run", kw_only=True)
+    kind: ClassVar[str] = "plan-run"
 
 
 def default_plan(workspace: Path) -> Path:
@@ -342,21 +342,7 @@ class PlanScreen(WorkbenchScreen):
             findings.append(t("ui.plan.valid") + "\n", style="green")
         self.query_one("#plan-findings", Static).update(findings)
         est = report.estimate
-        self.query_one("#plan-estimate", Static).update(
-            t(
-                "ui.plan.estimate",
-                params=human_bytes(est.param_bytes),
-                grads=human_bytes(est.grad_bytes),
-                opt=human_bytes(est.optimizer_bytes),
-                act=human_bytes(est.activation_bytes),
-                total=human_bytes(est.total_bytes),
-                baseline=human_bytes(est.baseline_bytes),
-                comm=human_bytes(est.comm_bytes),
-                count=est.comm_count,
-            )  # fmt: skip
-            if est is not None
-            else ""
-        )
+        self.query_one("#plan-estimate", Static).update(estimate_text(est) if est is not None else "")
         self._render_title()
 
     def _render_title(self) -> None:

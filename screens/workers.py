@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.message import Message
 from textual.worker import Worker
@@ -67,15 +67,25 @@ class Requests:
         return self._latest.get(kind, 0)
 
     def is_current(self, message: WorkerResult) -> bool:
-        return self._latest.get(message.kind, 0) == message.request
+        return self._latest.get(message.request_kind, 0) == message.request
 
 
 @dataclass
 class WorkerResult(Message, bubble=False):
-    """The base of every worker's final message; ``request`` is :class:`Requests`' number."""
+    """The base of every worker's final message; ``request`` is :class:`Requests`' number.
+
+    ``kind`` names the kind of request a subclass answers (a class variable: one kind per message
+    class); :attr:`request_kind` is what :class:`Requests` compares, and a message whose requests are
+    numbered per subject overrides it.
+    """
 
     request: int = field(default=0, kw_only=True)
-    kind: str = field(default="", kw_only=True)
+    kind: ClassVar[str] = ""
+
+    @property
+    def request_kind(self) -> str:
+        """The :class:`Requests` kind this answer belongs to (``kind`` unless a subclass narrows it)."""
+        return self.kind
 
 
 # -- runs ----------------------------------------------------------------------------------------
@@ -89,7 +99,7 @@ class RunsChanged(Message, bubble=False):
 @dataclass
 class RunsListed(WorkerResult):
     runs: list[RunSummary] = field(default_factory=list)
-    kind: str = field(default="runs-list", kw_only=True)
+    kind: ClassVar[str] = "runs-list"
 
 
 @dataclass
@@ -97,7 +107,7 @@ class PathRead(WorkerResult):
     """The path dashboard's steps (:func:`workbench.verify.path.path_steps`), read off the UI thread."""
 
     steps: list[Any] = field(default_factory=list)
-    kind: str = field(default="path", kw_only=True)
+    kind: ClassVar[str] = "path"
 
 
 @dataclass
@@ -106,14 +116,14 @@ class VerifyDone(WorkerResult):
 
     ok: bool = False
     summary: str = ""
-    kind: str = field(default="verify", kw_only=True)
+    kind: ClassVar[str] = "verify"
 
 
 @dataclass
 class RunDetailRead(WorkerResult):
     run_id: str = ""
     text: str = ""
-    kind: str = field(default="run-detail", kw_only=True)
+    kind: ClassVar[str] = "run-detail"
 
 
 @dataclass
@@ -122,26 +132,31 @@ class DatasetChecked(WorkerResult):
 
     run_id: str = ""
     text: str = ""
-    kind: str = field(default="run-detail", kw_only=True)
+    kind: ClassVar[str] = "run-detail"
 
 
 @dataclass
 class RunAttached(WorkerResult):
     job: Job | None = None
-    kind: str = field(default="attach", kw_only=True)
+    kind: ClassVar[str] = "attach"
 
 
 @dataclass
 class OverlayLoaded(WorkerResult):
-    """A run read from disk to overlay in the monitor; ``kind`` is ``overlay:<run id>`` (one request
-    kind per run, so loading several at once drops none of them, and unticking one drops its answer)."""
+    """A run read from disk to overlay in the monitor; its request kind is ``overlay:<run id>`` (one
+    request kind per run, so loading several at once drops none of them, and unticking one drops its
+    answer)."""
 
     run_id: str = ""
     metrics: MetricStore | None = None
     config: Mapping[str, Any] | None = None
     job: Job | None = None
     """The attached run that keeps ``metrics`` growing while the overlaid run is still written."""
-    kind: str = field(default="overlay", kw_only=True)
+    kind: ClassVar[str] = "overlay"
+
+    @property
+    def request_kind(self) -> str:
+        return f"{self.kind}:{self.run_id}"
 
 
 @dataclass
@@ -150,7 +165,7 @@ class RunDocRead(WorkerResult):
 
     run_dir: Path | None = None
     doc: dict[str, Any] = field(default_factory=dict)
-    kind: str = field(default="overview", kw_only=True)
+    kind: ClassVar[str] = "overview"
 
 
 @dataclass
@@ -159,7 +174,15 @@ class ConfigCopyWritten(WorkerResult):
 
     path: Path | None = None
     error: str = ""
-    kind: str = field(default="config-copy", kw_only=True)
+    kind: ClassVar[str] = "config-copy"
+
+
+@dataclass
+class LogTailRead(WorkerResult):
+    """What the followed run's log gained since the last read (whole lines), read off the UI thread."""
+
+    text: str = ""
+    kind: ClassVar[str] = "monitor-log"
 
 
 @dataclass
@@ -167,7 +190,7 @@ class CompareRunsListed(WorkerResult):
     """The runs sidebar's list: every run with its task and tags (:func:`workbench.compare_runs.list_entries`)."""
 
     entries: list[RunEntry] = field(default_factory=list)
-    kind: str = field(default="compare-runs", kw_only=True)
+    kind: ClassVar[str] = "compare-runs"
 
 
 # -- training and the app ------------------------------------------------------------------------
@@ -176,27 +199,27 @@ class CompareRunsListed(WorkerResult):
 @dataclass
 class TrainingStarted(WorkerResult):
     job: Job | None = None
-    kind: str = field(default="train", kw_only=True)
+    kind: ClassVar[str] = "train"
 
 
 @dataclass
 class TrainingRefused(WorkerResult):
     title: str = ""
     details: str = ""
-    kind: str = field(default="train", kw_only=True)
+    kind: ClassVar[str] = "train"
 
 
 @dataclass
 class PaddleLoaded(WorkerResult):
     state: str = "missing"
     version: str = ""
-    kind: str = field(default="paddle", kw_only=True)
+    kind: ClassVar[str] = "paddle"
 
 
 @dataclass
 class DemoSeeded(WorkerResult):
     seeded: bool = False
-    kind: str = field(default="demo", kw_only=True)
+    kind: ClassVar[str] = "demo"
 
 
 @dataclass
@@ -204,7 +227,7 @@ class JobsStopped(WorkerResult):
     """The runs were asked to stop and waited for (bounded); ``stopped`` describes each one."""
 
     stopped: list[Any] = field(default_factory=list)
-    kind: str = field(default="quit", kw_only=True)
+    kind: ClassVar[str] = "quit"
 
 
 # -- environment ---------------------------------------------------------------------------------
@@ -215,25 +238,25 @@ class FindingArrived(WorkerResult):
     """One check finished (several per worker: streamed while the others still run)."""
 
     finding: Finding | None = None
-    kind: str = field(default="envcheck", kw_only=True)
+    kind: ClassVar[str] = "envcheck"
 
 
 @dataclass
 class ProbeFinished(WorkerResult):
     result: ProbeResult | None = None
-    kind: str = field(default="envcheck", kw_only=True)
+    kind: ClassVar[str] = "envcheck"
 
 
 @dataclass
 class ChecksFinished(WorkerResult):
     duration_s: float = 0.0
-    kind: str = field(default="envcheck", kw_only=True)
+    kind: ClassVar[str] = "envcheck"
 
 
 @dataclass
 class SystemSampled(WorkerResult):
     snapshot: SystemSnapshot | None = None
-    kind: str = field(default="envcheck-system", kw_only=True)
+    kind: ClassVar[str] = "envcheck-system"
 
 
 @dataclass
@@ -241,7 +264,7 @@ class ReportExported(WorkerResult):
     path: Path | None = None
     note: str = ""
     partial: int = 0  # how many checks had not run when the report was taken
-    kind: str = field(default="envcheck-export", kw_only=True)
+    kind: ClassVar[str] = "envcheck-export"
 
 
 # -- inference parity ----------------------------------------------------------------------------
@@ -250,7 +273,7 @@ class ReportExported(WorkerResult):
 @dataclass
 class CheckpointsListed(WorkerResult):
     rows: list[tuple[str, int]] = field(default_factory=list)
-    kind: str = field(default="compare-list", kw_only=True)
+    kind: ClassVar[str] = "compare-list"
 
 
 @dataclass
@@ -258,14 +281,14 @@ class CompareProgressed(WorkerResult):
     """A stage of a running comparison (several per worker)."""
 
     text: str = ""
-    kind: str = field(default="compare-run", kw_only=True)
+    kind: ClassVar[str] = "compare-run"
 
 
 @dataclass
 class CompareFinished(WorkerResult):
     doc: dict[str, Any] | None = None
     error: str = ""
-    kind: str = field(default="compare-run", kw_only=True)
+    kind: ClassVar[str] = "compare-run"
 
 
 @dataclass
@@ -273,7 +296,7 @@ class LoadtestProgressed(WorkerResult):
     """A stage of serve + load test from the compare screen (several per worker)."""
 
     text: str = ""
-    kind: str = field(default="compare-loadtest", kw_only=True)
+    kind: ClassVar[str] = "compare-loadtest"
 
 
 @dataclass
@@ -281,7 +304,7 @@ class LoadtestFinished(WorkerResult):
     doc: dict[str, Any] | None = None
     histogram: list[tuple[float, float, int]] = field(default_factory=list)
     error: str = ""
-    kind: str = field(default="compare-loadtest", kw_only=True)
+    kind: ClassVar[str] = "compare-loadtest"
 
 
 @dataclass
@@ -289,7 +312,7 @@ class FlowProbed(WorkerResult):
     """A wizard probe ran (the walk moved on); ``evidence`` is what it saw."""
 
     evidence: list[str] = field(default_factory=list)
-    kind: str = field(default="wizard-probe", kw_only=True)
+    kind: ClassVar[str] = "wizard-probe"
 
 
 @dataclass
@@ -299,7 +322,7 @@ class PasteDiagnosed(WorkerResult):
     doc: dict[str, Any] | None = None
     flow: str | None = None
     error: str = ""
-    kind: str = field(default="wizard-diagnose", kw_only=True)
+    kind: ClassVar[str] = "wizard-diagnose"
 
 
 @dataclass
@@ -308,4 +331,4 @@ class WizardExported(WorkerResult):
 
     path: str = ""
     error: str = ""
-    kind: str = field(default="wizard-export", kw_only=True)
+    kind: ClassVar[str] = "wizard-export"

@@ -53,12 +53,11 @@ from workbench.events import (
 from workbench.i18n import t
 from workbench.permissions import PRIVATE_DIR, open_private, private_dir
 from workbench.permissions import tighten as tighten  # re-exported: its writers import it from here
-from workbench.settings_sources import DEFAULT_WORKSPACE, env_name, raw_setting
+from workbench.settings_sources import DEFAULT_WORKSPACE, raw_setting
 
 if TYPE_CHECKING:  # numpy: the run list and the CLI start without it
     from workbench.metric_store import MetricStore
 
-WORKSPACE_ENV = env_name("workspace")
 FLUSH_INTERVAL_S = 0.5
 
 STATUS_RUNNING = "running"
@@ -369,10 +368,6 @@ class RunSummary:
     error: str = ""
     damaged: str = ""
     """Why this run folder is incomplete or partly unreadable (empty when it is whole)."""
-
-    @property
-    def is_live(self) -> bool:
-        return self.status == STATUS_RUNNING
 
 
 @dataclass

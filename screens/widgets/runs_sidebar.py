@@ -282,7 +282,6 @@ class RunsSidebar(Vertical):
                 config=job.config if job is not None else None,
                 job=job,
                 request=request,
-                kind=f"overlay:{run_id}",
             )
         )
 

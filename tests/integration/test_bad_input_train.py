@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from tests.train_helpers import run_cli
 from workbench.runs import RunStore
 
 pytestmark = [
@@ -63,18 +62,9 @@ def _setup(tmp_path: Path) -> Path:
 
 
 def _cli(tmp_path: Path, args: Sequence[str], inject: str = "") -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, HOME=str(tmp_path / "home"), GLOG_minloglevel="2", PADDLE_WORKBENCH_LANG="en")
-    env.pop("PADDLE_WORKBENCH_INJECT", None)
-    if inject:
-        env["PADDLE_WORKBENCH_INJECT"] = inject
-    return subprocess.run(
-        [sys.executable, "-m", "workbench", "--workspace", str(tmp_path / "ws"), "train", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=180,
-    )
+    """``train ARGS`` in ``tmp_path`` (where the entry module is), with ``inject`` as the fault to inject."""
+    extra = {"PADDLE_WORKBENCH_INJECT": inject} if inject else None
+    return run_cli(tmp_path, ["train", *args], extra_env=extra, cwd=tmp_path)
 
 
 @pytest.mark.parametrize(

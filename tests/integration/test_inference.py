@@ -21,13 +21,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from tests.train_helpers import SAMPLE_CONFIGS, train_finished
 from workbench.cli.root import build_cli
 from workbench.datasets import generate_cls_demo, generate_rec_demo
 from workbench.inference import CompareOptions, run_comparison
 from workbench.inference.matrix import read_rows, to_csv, to_json
 from workbench.inference.paths import PATHS, ComparePath
 from workbench.runs import RunStore
-from workbench.training import prepare_training, start_training
 from workbench.training.checkpoints import CheckpointStore, verify_checkpoint
 
 pytestmark = [
@@ -35,7 +35,6 @@ pytestmark = [
     pytest.mark.skipif(importlib.util.find_spec("paddle") is None, reason="Paddle is not installed"),
 ]
 
-REPO = Path(__file__).resolve().parents[2]
 HAS_ONNX = (
     importlib.util.find_spec("paddle2onnx") is not None
     and importlib.util.find_spec("onnxruntime") is not None
@@ -79,14 +78,6 @@ class Runs:
         self.custom: Path = Path()
 
 
-def _train(config: Path, store: RunStore, overrides: list[str]) -> Path:
-    plan = prepare_training(config, overrides, store=store, environ={})
-    job = start_training(plan, store)
-    assert job.wait(120), "training did not end"
-    assert job.status == "finished", job.status
-    return job.run_dir
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
     """Three tiny trained runs in one workspace (HOME in tmp while Paddle imports and exports)."""
@@ -99,13 +90,13 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
         store = RunStore(root / "ws")
         out = Runs(root, store)
         common = ["train.batch_size=8", "eval.every=3", "checkpoint.every=3", "checkpoint.keep=3"]
-        out.cls = _train(
-            REPO / "sample_configs" / "train_cls_demo.yaml",
+        out.cls = train_finished(
+            SAMPLE_CONFIGS / "train_cls_demo.yaml",
             store,
             ["train.steps=6", "train.warmup_steps=0", f"data.dir={root / 'data' / 'cls'}", *common],
         )
-        out.rec = _train(
-            REPO / "sample_configs" / "train_rec_demo.yaml",
+        out.rec = train_finished(
+            SAMPLE_CONFIGS / "train_rec_demo.yaml",
             store,
             ["train.steps=3", f"data.dir={root / 'data' / 'rec'}", *common],
         )
@@ -116,7 +107,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
             "train: {steps: 2, batch_size: 8, lr: 0.001, optimizer: adam, seed: 3}\n"
             "eval: {every: 2}\ncheckpoint: {every: 2, keep: 1}\nexport: {enabled: false}\n"
         )
-        out.custom = _train(root / "custom" / "mnv3.yaml", store, [])
+        out.custom = train_finished(root / "custom" / "mnv3.yaml", store, [])
         yield out
 
 

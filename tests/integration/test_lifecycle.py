@@ -25,6 +25,7 @@ from typing import Any
 import psutil
 import pytest
 
+from tests.train_helpers import cli_env, event_rows
 from workbench.training.checkpoints import CheckpointStore
 
 pytestmark = [
@@ -129,12 +130,6 @@ def _config(
     return path
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
-    env = dict(os.environ, HOME=str(tmp_path / "home"), GLOG_minloglevel="2", PADDLE_WORKBENCH_LANG="en")
-    env.pop("PADDLE_WORKBENCH_INJECT", None)
-    return env
-
-
 def _argv(tmp_path: Path, config: Path, *extra: str) -> list[str]:
     ws = tmp_path / "ws"
     return [sys.executable, "-m", "workbench", "--workspace", str(ws), "train", str(config), *extra]
@@ -149,7 +144,7 @@ def spawn(tmp_path: Path, project: Path) -> Iterator[Callable[..., subprocess.Po
         kwargs.setdefault("stdout", subprocess.PIPE)
         kwargs.setdefault("stderr", subprocess.PIPE)
         proc = subprocess.Popen(
-            _argv(tmp_path, config, *extra), text=True, env=_env(tmp_path), cwd=project, **kwargs
+            _argv(tmp_path, config, *extra), text=True, env=cli_env(tmp_path), cwd=project, **kwargs
         )
         procs.append(proc)
         return proc
@@ -180,14 +175,9 @@ def _wait_until(proc: subprocess.Popen[str], tmp_path: Path, ready: Callable[[Pa
     pytest.fail("the run never got there")
 
 
-def _rows(run_dir: Path) -> list[dict[str, Any]]:
-    text = (run_dir / "events.jsonl").read_text()
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
-
-
 def _checkpointed(run_dir: Path) -> bool:
     return (run_dir / "events.jsonl").exists() and any(
-        row["type"] == "checkpoint_saved" for row in _rows(run_dir)
+        row["type"] == "checkpoint_saved" for row in event_rows(run_dir)
     )
 
 
@@ -200,7 +190,7 @@ def _assert_ended(run_dir: Path, status: str) -> dict[str, Any]:
     """``state.json`` and the last line of ``events.jsonl`` agree on a final status; return the state."""
     state = json.loads((run_dir / "state.json").read_text())
     assert state["status"] == status, state
-    last = _rows(run_dir)[-1]
+    last = event_rows(run_dir)[-1]
     assert last["type"] == {"cancelled": "run_cancelled", "finished": "run_finished"}[status], last
     return state
 
@@ -224,7 +214,7 @@ def _assert_nothing_left(tmp_path: Path, helper_pid_file: Path) -> None:
 def _stopped_with_a_checkpoint(run_dir: Path) -> int:
     """The run ended ``cancelled`` at a step whose checkpoint verifies (``--resume`` continues there)."""
     state = _assert_ended(run_dir, "cancelled")
-    stopped = _rows(run_dir)[-1]["step"]
+    stopped = event_rows(run_dir)[-1]["step"]
     assert stopped == state["last_step"] and stopped > 0
     latest = CheckpointStore(run_dir / "checkpoints").latest_valid()
     assert latest is not None and latest.step == stopped
@@ -389,7 +379,7 @@ def test_c_level_output_of_the_users_code_goes_to_the_log_not_the_terminal(
 
 
 def test_check_piped_into_head_exits_with_its_own_verdict(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     argv = [sys.executable, "-m", "workbench", "--workspace", str(tmp_path / "ws"), "check"]
     full = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=180)
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
@@ -416,7 +406,7 @@ def test_a_checkpoints_steps_are_in_the_history_before_it_is_committed(
     commit = CheckpointStore._commit
 
     def spy(self: CheckpointStore, tmp: Path, step: int) -> Path:
-        rows = _rows(self.directory.parent)
+        rows = event_rows(self.directory.parent)
         on_disk_at_commit[step] = {row["step"] for row in rows if row["type"] == "metrics"}
         return commit(self, tmp, step)
 
@@ -480,7 +470,7 @@ def test_a_run_killed_during_its_final_evaluation_is_finished_by_resume(
     assert any("final evaluation and export" in notice for notice in plan.notices)
     job = start_training(plan, store)
     assert job.wait(120) and job.status == "finished", job.result
-    rows = _rows(job.run_dir)
+    rows = event_rows(job.run_dir)
     assert not [r for r in rows if r["type"] == "metrics" and "loss" in r["values"]]  # nothing retrained
     assert [r["step"] for r in rows if r["type"] == "metrics" and "eval/calls" in r["values"]] == [10]
     assert (job.run_dir / "export" / "model.json").exists()

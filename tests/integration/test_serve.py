@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.train_helpers import SAMPLE_CONFIGS, cli_env, train_finished
 from workbench.datasets import generate_cls_demo
 from workbench.runs import RunStore
-from workbench.training import prepare_training, start_training
 
 pytestmark = [
     pytest.mark.integration,
@@ -48,7 +48,6 @@ pytestmark = [
     ),
 ]
 
-REPO = Path(__file__).resolve().parents[2]
 TOKEN = "t" * 40
 
 
@@ -60,11 +59,7 @@ class Demo:
         self.images = images
 
     def env(self) -> dict[str, str]:
-        env = dict(os.environ)
-        env.update(
-            HOME=str(self.root / "home"), PADDLE_WORKBENCH_LANG="en", GLOG_minloglevel="2",
-            PYTHONUNBUFFERED="1",
-        )  # fmt: skip
+        env = cli_env(self.root, {"PYTHONUNBUFFERED": "1"})
         env.pop("PADDLE_WORKBENCH_SERVE_TOKEN", None)
         return env
 
@@ -82,15 +77,10 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
             "train.steps=6", "train.warmup_steps=0", f"data.dir={data}", "train.batch_size=8",
             "eval.every=3", "checkpoint.every=3", "export.enabled=true",
         ]  # fmt: skip
-        plan = prepare_training(
-            REPO / "sample_configs" / "train_cls_demo.yaml", overrides, store=store, environ={}
-        )
-        job = start_training(plan, store)
-        assert job.wait(180), "training did not end"
-        assert job.status == "finished", job.status
+        run_dir = train_finished(SAMPLE_CONFIGS / "train_cls_demo.yaml", store, overrides, timeout=180)
         lines = (Path(data) / "val.txt").read_text(encoding="utf-8").split("\n")
         images = [Path(data) / line.split()[0] for line in lines if line.strip()]
-        yield Demo(root, store, job.run_dir, images)
+        yield Demo(root, store, run_dir, images)
 
 
 @pytest.fixture(autouse=True)

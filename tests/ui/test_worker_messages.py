@@ -62,8 +62,7 @@ async def test_a_stale_run_list_is_dropped(make_app, tmp_path: Path) -> None:  #
         old = app.requests.latest("runs-list")
         app.requests.new("runs-list")  # a newer read is on its way: the older answer must not show
         screen.post_message(RunsListed(runs=[], request=old))
-        await pilot.pause(0.2)
-        assert screen.query_one(DataTable).row_count == 1
+        await _wait_for(pilot, lambda: screen.query_one(DataTable).row_count == 1)
 
 
 async def test_worker_error_title_is_the_translated_description(make_app) -> None:  # type: ignore[no-untyped-def]
@@ -79,3 +78,26 @@ async def test_worker_error_title_is_the_translated_description(make_app) -> Non
         title = str(app.screen.query_one(".modal-title", Static).render())
         assert "reading the run's details" in title
         assert "_read_detail" not in title
+
+
+def test_each_worker_result_names_its_kind_once_as_a_class_variable() -> None:
+    """``kind`` is one value per message class (what ``Requests`` numbers), not a field each carries;
+    the overlay answer narrows it to its run."""
+    import dataclasses
+
+    from workbench.screens import plan, workers
+
+    classes = [
+        c
+        for module in (workers, plan)
+        for c in vars(module).values()
+        if isinstance(c, type) and issubclass(c, WorkerResult) and c is not WorkerResult
+    ]
+    assert len(classes) > 25
+    for cls in classes:
+        assert "kind" not in {f.name for f in dataclasses.fields(cls)}, cls
+        assert cls.kind, cls
+    requests = workers.Requests()
+    requests.new("overlay:a")
+    assert requests.is_current(workers.OverlayLoaded(run_id="a", request=1))
+    assert not requests.is_current(workers.OverlayLoaded(run_id="b", request=1))

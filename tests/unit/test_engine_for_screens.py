@@ -15,7 +15,7 @@ from workbench.config.loader import load_model
 from workbench.config.training import TrainingConfig
 from workbench.envcheck import CheckReport, Facts, Finding, SystemMonitor
 from workbench.envcheck.report import markdown_report
-from workbench.envcheck.rules import DEFAULT_RULES
+from workbench.envcheck.rules import default_rules
 from workbench.formatting import STATUS_ICONS, format_duration, format_value
 from workbench.samples import find_sample, resolve_config, sample_names
 
@@ -82,7 +82,7 @@ def test_cpu_figure_is_measured_over_an_interval() -> None:
 
 
 def test_partial_report_names_what_had_not_run() -> None:
-    rules = DEFAULT_RULES[:3]
+    rules = default_rules()[:3]
     done = [Finding(rules[0].id, "pass", "fine")]
     text = markdown_report(CheckReport(done, Facts(), 0.0, 0.0, rules=rules))
     assert "Partial report — 2 check(s) had not run" in text

@@ -14,7 +14,6 @@ import pytest
 
 from workbench.envcheck import (
     DEFAULT_PROBES,
-    DEFAULT_RULES,
     Facts,
     Finding,
     Probe,
@@ -23,6 +22,7 @@ from workbench.envcheck import (
     ProbeTimeout,
     Rule,
     Verdict,
+    default_rules,
     run_checks,
     select,
 )
@@ -163,7 +163,7 @@ def test_findings_stream_before_slow_probes_finish() -> None:
 
 
 def test_only_runs_the_probes_a_rule_needs_including_after_dependencies() -> None:
-    rules, probes = select(DEFAULT_RULES, DEFAULT_PROBES, ["run_check.parallel"])
+    rules, probes = select(default_rules(), DEFAULT_PROBES, ["run_check.parallel"])
     assert [r.id for r in rules] == ["run_check.parallel"]
     assert {p.name for p in probes} == {"run_check.parallel", "paddle"}
     with pytest.raises(KeyError):

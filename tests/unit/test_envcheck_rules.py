@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from workbench.envcheck import DEFAULT_RULES, RULES_BY_ID, Facts, Finding, ProbeResult, Rule, Verdict
+from workbench.envcheck import RULES, Facts, Finding, ProbeResult, Rule, Verdict, default_rules
 from workbench.envcheck.rules.gpu import cleaned_library_path
 from workbench.envcheck.wheels import (
     capability_covered,
@@ -154,7 +154,7 @@ def gpu_box() -> dict[str, dict[str, Any]]:
 
 
 def check(rule_id: str, data: dict[str, dict[str, Any]]) -> Finding:
-    return RULES_BY_ID[rule_id].check(Facts.from_data(data))
+    return RULES.get(rule_id).check(Facts.from_data(data))
 
 
 GPU_RULES = ("gpu.driver", "gpu.cuda_version", "gpu.compute_capability", "gpu.visible", "gpu.libraries")
@@ -165,7 +165,7 @@ GPU_RULES = ("gpu.driver", "gpu.cuda_version", "gpu.compute_capability", "gpu.vi
 
 def test_healthy_cpu_box_passes_and_gpu_items_skip_with_a_reason() -> None:
     facts = cpu_box()
-    for rule in DEFAULT_RULES:
+    for rule in default_rules():
         finding = rule.check(Facts.from_data(facts))
         assert finding.id == rule.id
         if rule.id in (*GPU_RULES, "run_check.parallel"):
@@ -178,13 +178,13 @@ def test_healthy_cpu_box_passes_and_gpu_items_skip_with_a_reason() -> None:
 
 def test_healthy_gpu_box_passes_everything() -> None:
     facts = gpu_box()
-    for rule in DEFAULT_RULES:
+    for rule in default_rules():
         finding = rule.check(Facts.from_data(facts))
         assert finding.status == "pass", (rule.id, finding)
 
 
 def test_every_rule_has_a_title_in_both_languages_and_a_unique_id() -> None:
-    ids = [rule.id for rule in DEFAULT_RULES]
+    ids = [rule.id for rule in default_rules()]
     assert len(ids) == len(set(ids))
     for rule_id in ids:
         assert f"envcheck.title.{rule_id}" in catalog()
@@ -587,7 +587,7 @@ def test_host_rules() -> None:
 
 
 def test_main_probe_timeout_is_a_failure_that_says_how_long() -> None:
-    rule = RULES_BY_ID["paddle.import"]
+    rule = RULES.get("paddle.import")
     facts = Facts.from_data(cpu_box()).with_result(
         ProbeResult("paddle", error="timed out after 3 s", timed_out=True, timeout_s=3.0)
     )
@@ -601,7 +601,7 @@ def test_main_probe_crash_is_a_failure_with_the_reason() -> None:
     facts = Facts.from_data(cpu_box()).with_result(
         ProbeResult("paddle", error="killed by signal SIGSEGV\nSegmentation fault")
     )
-    finding = RULES_BY_ID["paddle.import"].check(facts)
+    finding = RULES.get("paddle.import").check(facts)
     assert finding.status == "fail" and "SIGSEGV" in finding.summary and "Segmentation" in finding.details
 
 

@@ -22,9 +22,11 @@ from rich.text import Text
 from workbench.cli.output import EXIT_BAD_INPUT, EXIT_FAILURES, EXIT_OK, emit_json, human_console
 from workbench.cli.state import current_settings
 from workbench.i18n import t
+from workbench.parallel.estimate import estimate_text
 from workbench.parallel.estimate import human_bytes as format_bytes
 
 if TYPE_CHECKING:
+    from workbench.parallel.validate import PlanReport
     from workbench.runner.job import Job
     from workbench.runner.signals import StopSignals
 
@@ -79,21 +81,7 @@ def _print_report(console: Console, report: object) -> None:
         console.print(table)
     est = report.estimate
     if est is not None:
-        console.print(
-            t(
-                "parallel.cli.estimate",
-                params=format_bytes(est.param_bytes),
-                grads=format_bytes(est.grad_bytes),
-                opt=format_bytes(est.optimizer_bytes),
-                act=format_bytes(est.activation_bytes),
-                total=format_bytes(est.total_bytes),
-                baseline=format_bytes(est.baseline_bytes),
-            ),  # fmt: skip
-            markup=False,
-        )
-        console.print(
-            t("parallel.cli.comm", bytes=format_bytes(est.comm_bytes), count=est.comm_count), markup=False
-        )
+        console.print(estimate_text(est), markup=False)
         for comm in est.comm:
             console.print(
                 f"    {comm.kind:<15} {comm.what:<36} {format_bytes(comm.bytes):>10} ×{comm.count}",
@@ -177,11 +165,21 @@ def _hard_exit(code: int) -> None:
 
 
 def plan_command() -> click.Group:
+    """The ``plan`` group: ``validate``, ``run``, ``parity`` and ``export`` (help text translated when built)."""
+
     @click.group("plan", help=t("cli.plan.help"))
     def plan() -> None:
         pass
 
-    @plan.command("validate", help=t("parallel.cli.validate.help"))
+    for command in (_validate_command(), _run_command(), _parity_command(), _export_command()):
+        plan.add_command(command)
+    return plan
+
+
+def _validate_command() -> click.Command:
+    """``plan validate PLAN_FILE``: the parameter table, the estimate and every finding."""
+
+    @click.command("validate", help=t("parallel.cli.validate.help"))
     @click.argument("plan_file", type=click.Path(path_type=Path))
     @click.option(
         "--nproc", type=click.IntRange(1, 4096), default=None, help=t("parallel.cli.opt.nproc_check")
@@ -210,7 +208,13 @@ def plan_command() -> click.Group:
             emit_json(report.to_dict())
         ctx.exit(EXIT_OK if report.ok else EXIT_BAD_INPUT)
 
-    @plan.command("run", help=t("parallel.cli.run.help"))
+    return validate
+
+
+def _run_command() -> click.Command:
+    """``plan run PLAN_FILE``: check, launch every rank, follow the run until it ends or is stopped."""
+
+    @click.command("run", help=t("parallel.cli.run.help"))
     @click.argument("plan_file", type=click.Path(path_type=Path))
     @click.option("--nproc", type=click.IntRange(1, 4096), default=None, help=t("parallel.cli.opt.nproc"))
     @click.option("-o", "overrides", multiple=True, metavar="KEY=VALUE", help=t("parallel.cli.opt.override"))
@@ -245,87 +249,108 @@ def plan_command() -> click.Group:
             _hard_exit(code)
         ctx.exit(code)
 
-    def _run_plan(
-        console: Console, signals: StopSignals, plan_file: Path, nproc: int | None,
-        overrides: tuple[str, ...], watchdog: float | None, json_mode: bool,
-    ) -> int:  # fmt: skip
-        """``plan run``'s work; returns the exit code (see :mod:`workbench.runner.signals` for stops)."""
-        from workbench.parallel.launch import start_plan_run
-        from workbench.parallel.validate import PlanReport, load_plan
-        from workbench.runner.signals import exit_code
-        from workbench.runs import RunStore
+    return run
 
-        ranks = nproc
-        if ranks is None:
-            try:
-                ranks = load_plan(plan_file)[0].mesh.size
-            except Exception:  # noqa: BLE001 - the full check below reports it with its location
-                ranks = None
-        with signals.blocked():
-            report = _validate(console, plan_file, ranks, overrides)
-            signals.install()  # again: a Paddle import in the check replaced SIGTERM's at the C level
-        assert isinstance(report, PlanReport)
-        if not report.ok or ranks is None:
-            _print_findings(console, report)
-            console.print(
-                t("parallel.cli.refused", file=str(plan_file), count=len(report.errors)), markup=False
-            )
-            if json_mode:
-                emit_json({**report.to_dict(), "run_dir": None, "status": "refused"})
-            return EXIT_BAD_INPUT
-        inject = os.environ.get(INJECT_RANK_ENV, "")
-        store = RunStore(current_settings().workspace)
-        with signals.starting_job():
-            job = start_plan_run(
-                report, store, nproc=ranks, train_overrides=overrides,
-                inject_rank=int(inject) if inject.isdigit() else None, stall_s=watchdog,
-            )  # fmt: skip
-        signals.started(job)
-        console.print(t("parallel.cli.started", ranks=ranks, run=str(job.run_dir)), markup=False)
-        _follow(console, signals, job)
-        result = job.result
-        status = job.status
-        error = getattr(result, "error", "") or ""
-        if error:
-            console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", error))
-        steps = job.metrics.last_step
-        from workbench.parallel.estimate import measured
 
-        seen = measured(job.metrics)
-        est = report.estimate
-        for rank, row in sorted(seen.items()):
-            console.print(
-                t(
-                    "parallel.cli.measured",
-                    rank=rank,
-                    step_ms=f"{row['step_ms_median']:.0f}" if "step_ms_median" in row else "-",
-                    alloc=f"{row['host_alloc_mib']:.1f} MiB" if "host_alloc_mib" in row else "-",
-                    rss=f"{row['host_rss_mib']:.0f} MiB" if "host_rss_mib" in row else "-",
-                    estimate=format_bytes(est.total_bytes) if est is not None else "-",
-                ),
-                markup=False,
-            )
-        console.print(t("parallel.cli.ended", status=t(f"status.{status}"), ranks=len(steps)), markup=False)
-        console.print(str(job.run_dir), markup=False)
+def _run_plan(
+    console: Console, signals: StopSignals, plan_file: Path, nproc: int | None,
+    overrides: tuple[str, ...], watchdog: float | None, json_mode: bool,
+) -> int:  # fmt: skip
+    """``plan run``'s work: check, refuse or start, follow, report; returns the exit code (see
+    :mod:`workbench.runner.signals` for stops)."""
+    from workbench.parallel.launch import start_plan_run
+    from workbench.parallel.validate import PlanReport
+    from workbench.runner.signals import exit_code
+    from workbench.runs import RunStore
+
+    ranks = nproc if nproc is not None else _plan_ranks(plan_file)
+    with signals.blocked():
+        report = _validate(console, plan_file, ranks, overrides)
+        signals.install()  # again: a Paddle import in the check replaced SIGTERM's at the C level
+    assert isinstance(report, PlanReport)
+    if not report.ok or ranks is None:
+        _print_findings(console, report)
+        console.print(t("parallel.cli.refused", file=str(plan_file), count=len(report.errors)), markup=False)
         if json_mode:
-            emit_json(
-                {
-                    "run_dir": str(job.run_dir),
-                    "status": status,
-                    "ranks": ranks,
-                    "error": error or None,
-                    "rank": getattr(result, "rank", None),
-                    "last_step": {str(r): s for r, s in steps.items()},
-                    "estimate": report.estimate.to_dict() if report.estimate else {},
-                    "measured": {str(rank): row for rank, row in seen.items()},
-                    "stop_signal": signal.Signals(signals.first).name if signals.first else None,
-                }
-            )
-        if status == "cancelled" and signals.first is not None:
-            return exit_code(signals.first)
-        return {"finished": EXIT_OK, "cancelled": EXIT_CANCELLED}.get(status, EXIT_FAILURES)
+            emit_json({**report.to_dict(), "run_dir": None, "status": "refused"})
+        return EXIT_BAD_INPUT
+    inject = os.environ.get(INJECT_RANK_ENV, "")
+    store = RunStore(current_settings().workspace)
+    with signals.starting_job():
+        job = start_plan_run(
+            report, store, nproc=ranks, train_overrides=overrides,
+            inject_rank=int(inject) if inject.isdigit() else None, stall_s=watchdog,
+        )  # fmt: skip
+    signals.started(job)
+    console.print(t("parallel.cli.started", ranks=ranks, run=str(job.run_dir)), markup=False)
+    _follow(console, signals, job)
+    _report_run_end(console, signals, job, report, ranks, json_mode)
+    status = job.status
+    if status == "cancelled" and signals.first is not None:
+        return exit_code(signals.first)
+    return {"finished": EXIT_OK, "cancelled": EXIT_CANCELLED}.get(status, EXIT_FAILURES)
 
-    @plan.command("parity", help=t("parallel.cli.parity.help"))
+
+def _plan_ranks(plan_file: Path) -> int | None:
+    """How many ranks the plan's mesh asks for (``None`` when the file does not load: the full check
+    reports why, with its location)."""
+    from workbench.parallel.validate import load_plan
+
+    try:
+        return load_plan(plan_file)[0].mesh.size
+    except Exception:  # noqa: BLE001 - the full check reports it with its location
+        return None
+
+
+def _report_run_end(
+    console: Console, signals: StopSignals, job: Job, report: PlanReport, ranks: int, json_mode: bool
+) -> None:
+    """How the run ended: its error, each rank's measured step time and memory beside the estimate, the
+    run folder; with ``--json`` the same as one document."""
+    from workbench.parallel.estimate import measured
+
+    result = job.result
+    status = job.status
+    error = getattr(result, "error", "") or ""
+    if error:
+        console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", error))
+    steps = job.metrics.last_step
+    seen = measured(job.metrics)
+    est = report.estimate
+    for rank, row in sorted(seen.items()):
+        console.print(
+            t(
+                "parallel.cli.measured",
+                rank=rank,
+                step_ms=f"{row['step_ms_median']:.0f}" if "step_ms_median" in row else "-",
+                alloc=f"{row['host_alloc_mib']:.1f} MiB" if "host_alloc_mib" in row else "-",
+                rss=f"{row['host_rss_mib']:.0f} MiB" if "host_rss_mib" in row else "-",
+                estimate=format_bytes(est.total_bytes) if est is not None else "-",
+            ),
+            markup=False,
+        )
+    console.print(t("parallel.cli.ended", status=t(f"status.{status}"), ranks=len(steps)), markup=False)
+    console.print(str(job.run_dir), markup=False)
+    if json_mode:
+        emit_json(
+            {
+                "run_dir": str(job.run_dir),
+                "status": status,
+                "ranks": ranks,
+                "error": error or None,
+                "rank": getattr(result, "rank", None),
+                "last_step": {str(r): s for r, s in steps.items()},
+                "estimate": est.to_dict() if est else {},
+                "measured": {str(rank): row for rank, row in seen.items()},
+                "stop_signal": signal.Signals(signals.first).name if signals.first else None,
+            }
+        )
+
+
+def _parity_command() -> click.Command:
+    """``plan parity RUN_A RUN_B``: whether two runs' losses agree, step by step."""
+
+    @click.command("parity", help=t("parallel.cli.parity.help"))
     @click.argument("run_a")
     @click.argument("run_b")
     @click.option(
@@ -389,7 +414,13 @@ def plan_command() -> click.Group:
             emit_json(result.to_dict())
         ctx.exit(EXIT_OK if result.ok else EXIT_FAILURES)
 
-    @plan.command("export", help=t("parallel.cli.export.help"))
+    return parity
+
+
+def _export_command() -> click.Command:
+    """``plan export PLAN_FILE``: the launch files for a cluster, written when the plan checks."""
+
+    @click.command("export", help=t("parallel.cli.export.help"))
     @click.argument("plan_file", type=click.Path(path_type=Path))
     @click.option(
         "--output",
@@ -434,4 +465,4 @@ def plan_command() -> click.Group:
             emit_json({"ok": True, "files": {k: str(v) for k, v in files.items()}})
         ctx.exit(EXIT_OK)
 
-    return plan
+    return export

@@ -13,8 +13,6 @@ Typical use::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from workbench.envcheck.engine import DEFAULT_TIMEOUT_S, CheckReport, run_checks, select
 from workbench.envcheck.facts import STATUSES, Facts, Finding, ProbeResult, Status
 from workbench.envcheck.isolate import ProbeCancelled, ProbeError, ProbeTimeout
@@ -23,23 +21,9 @@ from workbench.envcheck.probes import DEFAULT_PROBES, Probe, ProbeContext
 from workbench.envcheck.report import markdown_report
 from workbench.envcheck.rules import RULES, Rule, Verdict, default_rules
 
-if TYPE_CHECKING:
-    from workbench.envcheck.rules import DEFAULT_RULES, RULES_BY_ID
-
-
-def __getattr__(name: str) -> Any:
-    if name in ("DEFAULT_RULES", "RULES_BY_ID"):  # read from the rule registry at access time
-        from workbench.envcheck import rules
-
-        return getattr(rules, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = [
     "DEFAULT_TIMEOUT_S",
     "DEFAULT_PROBES",
-    "DEFAULT_RULES",
-    "RULES_BY_ID",
     "STATUSES",
     "CheckReport",
     "Facts",

@@ -31,7 +31,7 @@ import psutil
 
 from workbench.i18n import t
 from workbench.inference import findings as detect
-from workbench.inference.export import ExportInvalid, export_checkpoint
+from workbench.inference.export import ExportInfo, ExportInvalid, export_checkpoint
 from workbench.inference.matrix import append_rows, hardware_label
 from workbench.inference.metrics import diff_stats, histogram, percentile_ms, string_agreement, top1_agreement
 from workbench.inference.onnx_convert import CONVERT_TIMEOUT_S
@@ -40,6 +40,7 @@ from workbench.inference.paths import ComparePath, PathContext, first_output, or
 from workbench.inference.preprocess import preprocess_identity
 from workbench.inference.source import (
     CompareInputError,
+    LoadReport,
     RunSource,
     build_model,
     charset_of,
@@ -201,6 +202,21 @@ def run_comparison(
         paddle.set_device(previous_device)
 
 
+@dataclass
+class _Prepared:
+    """The model in eval mode, its weights' load report and the one batch every path gets."""
+
+    model: Any
+    load: LoadReport
+    was_training: bool
+    batch: np.ndarray[Any, Any]
+    spec: list[Any]
+    identity: dict[str, Any]
+    charset: list[str] | None
+    classifier: bool
+    """Whether outputs are class scores (top-1 agreement is measured)."""
+
+
 def _compare(
     paddle: Any,
     run_dir: Path,
@@ -211,6 +227,70 @@ def _compare(
     store: RunStore,
     report: Progress,
 ) -> CompareResult:
+    """Prepare, export, measure the reference and each path, read the pitfalls, record the matrix."""
+    prep = _prepare(paddle, run_dir, source, checkpoint, options)
+    notes = [t("inference.note.eval_switched", was="train" if prep.was_training else "eval")]
+    report("export", None)
+    exported = _export(paddle, run_dir, checkpoint, prep)
+    notes.append(
+        t("inference.note.exported", path=str(exported.directory), reused="yes" if exported.reused else "no")
+    )
+    reference, ref_doc = _measure_reference(paddle, prep, options)
+    scale = max(1.0, float(np.abs(reference).max()))
+    ctx = PathContext(
+        paddle=paddle,
+        model=prep.model,
+        prefix=exported.prefix,
+        input_name=str(getattr(prep.spec[0], "name", None) or "x"),
+        convert_timeout_s=options.convert_timeout_s,
+        cancel=options.cancel,
+    )
+    path_docs: list[dict[str, Any]] = []
+    for name, path, skip in selected:
+        report("path", name)
+        path_docs.append(_measure_path(name, path, skip, ctx, prep, reference, scale, options))
+    found = _pitfalls(prep, ctx, checkpoint, exported, path_docs)
+    report("ops", None)
+    try:
+        ops = inventory(exported.model_file, paddle).to_dict()
+    except ValueError as exc:
+        ops = {"error": str(exc)}
+    onnx_ok = any(p["name"] == "onnxruntime" and p["status"] in ("ok", "exceeds") for p in path_docs)
+    found.extend(detect.detect_ops(ops, onnx_converted=onnx_ok))
+    rows = _matrix_rows(paddle, source, run_dir, checkpoint, path_docs)
+    written = append_rows(store.workspace, rows) if options.write_matrix else []
+    report("done", None)
+    batch = prep.batch
+    return CompareResult(
+        run_dir=run_dir,
+        checkpoint={
+            "step": checkpoint.step,
+            "path": str(checkpoint.path),
+            "loaded": len(prep.load.loaded),
+            "not_loaded": not prep.load.clean,
+        },
+        export={
+            "dir": str(exported.directory),
+            "reused": exported.reused,
+            "eval_mode": True,
+            "input_spec": exported.manifest.get("input_spec"),
+            "preprocess": prep.identity,
+            "manifest": str(exported.directory / "manifest.json"),
+        },
+        reference=ref_doc,
+        paths=path_docs,
+        findings=found,
+        ops=ops,
+        matrix_rows=written,
+        notes=notes,
+        batch={"size": int(len(batch)), "shape": list(batch.shape), "dtype": str(batch.dtype)},
+    )
+
+
+def _prepare(
+    paddle: Any, run_dir: Path, source: RunSource, checkpoint: CheckpointInfo, options: CompareOptions
+) -> _Prepared:
+    """Rebuild the model, load the checkpoint by name, switch to eval mode and take the batch."""
     from workbench.training.export import default_input_spec
 
     parts = build_model(source, paddle)
@@ -218,10 +298,7 @@ def _compare(
     load = load_weights(model, checkpoint, paddle)
     was_training = bool(model.training)
     model.eval()
-    notes = [t("inference.note.eval_switched", was="train" if was_training else "eval")]
-
-    size = options.batch_size or source.cfg.train.batch_size
-    batch = input_batch(parts, size)
+    batch = input_batch(parts, options.batch_size or source.cfg.train.batch_size)
     if batch.ndim == 0 or batch.shape[0] == 0:
         raise CompareInputError([t("inference.input.no_batch", run=str(run_dir))])
     spec = (
@@ -229,10 +306,19 @@ def _compare(
         if parts.input_spec is not None
         else default_input_spec(paddle.to_tensor(batch[:1]), paddle)
     )
-    identity = preprocess_identity(source.cfg)
-    report("export", None)
+    charset = charset_of(parts) if source.cfg.task != "image_classification" else None
+    classifier = source.cfg.task == "image_classification" or (
+        charset is None and source.cfg.task == "custom"
+    )
+    return _Prepared(
+        model, load, was_training, batch, spec, preprocess_identity(source.cfg), charset, classifier
+    )
+
+
+def _export(paddle: Any, run_dir: Path, checkpoint: CheckpointInfo, prep: _Prepared) -> ExportInfo:
+    """Export the checkpoint (or reuse a verified export); a model that cannot be exported is bad input."""
     try:
-        exported = export_checkpoint(model, run_dir, checkpoint, spec, identity, paddle)
+        return export_checkpoint(prep.model, run_dir, checkpoint, prep.spec, prep.identity, paddle)
     except ExportInvalid as exc:
         raise CompareInputError(
             [str(exc), *exc.problems, t("inference.input.export_invalid.fix", path=str(exc.directory))]
@@ -241,21 +327,17 @@ def _compare(
         raise CompareInputError(
             [t("inference.input.export_failed", error=f"{type(exc).__name__}: {exc}")]
         ) from None
-    notes.append(
-        t("inference.note.exported", path=str(exported.directory), reused="yes" if exported.reused else "no")
-    )
-    input_name = str(getattr(spec[0], "name", None) or "x")
-    charset = charset_of(parts) if source.cfg.task != "image_classification" else None
-    classifier = source.cfg.task == "image_classification" or (
-        charset is None and source.cfg.task == "custom"
-    )
 
-    # -- reference: dygraph, eval mode ------------------------------------------------------------
-    one = batch[:1]
+
+def _measure_reference(
+    paddle: Any, prep: _Prepared, options: CompareOptions
+) -> tuple[np.ndarray[Any, Any], dict[str, Any]]:
+    """The reference output (dygraph, eval mode) and its document: shape, latency, decoded text."""
+    batch, one = prep.batch, prep.batch[:1]
 
     def reference_call(x: Any) -> Any:
         with paddle.no_grad():
-            return np.asarray(first_output(model(paddle.to_tensor(x))).numpy())
+            return np.asarray(first_output(prep.model(paddle.to_tensor(x))).numpy())
 
     reference = reference_call(batch)
     ref_doc: dict[str, Any] = {
@@ -268,101 +350,110 @@ def _compare(
             f"batch_{len(batch)}": _time_calls(reference_call, batch, options.warmup, options.repeats),
         },
     }
-    if charset is not None and reference.ndim == 3:
+    if prep.charset is not None and reference.ndim == 3:
         from workbench.inference.metrics import ctc_greedy_decode
 
-        ref_doc["decoded"] = ctc_greedy_decode(reference, charset)
-    scale = max(1.0, float(np.abs(reference).max()))
+        ref_doc["decoded"] = ctc_greedy_decode(reference, prep.charset)
+    return reference, ref_doc
 
-    # -- every path -------------------------------------------------------------------------------
-    ctx = PathContext(
-        paddle=paddle,
-        model=model,
-        prefix=exported.prefix,
-        input_name=input_name,
-        convert_timeout_s=options.convert_timeout_s,
-        cancel=options.cancel,
-    )
-    path_docs: list[dict[str, Any]] = []
-    for name, path, skip in selected:
-        report("path", name)
-        doc: dict[str, Any] = {
-            "name": name,
-            "description": t(path.label_key),
-            "deliberate": path.deliberate,
-            "tolerance": path.tolerance * scale,
-            "max_abs_diff": None,
-            "max_rel_diff": None,
-            "cosine": None,
-            "top1_agreement": None,
-            "latency_ms": None,
-            "within_tolerance": None,
-            "status": "skipped" if skip else "ok",
-        }
-        if not skip and path.unavailable is not None:
-            skip = path.unavailable(paddle)
-        doc["device"] = path.device
-        if skip:
-            doc["status"] = "skipped"
-            doc["error"] = skip
-            path_docs.append(doc)
-            continue
+
+def _measure_path(
+    name: str,
+    path: ComparePath,
+    skip: str | None,
+    ctx: PathContext,
+    prep: _Prepared,
+    reference: np.ndarray[Any, Any],
+    scale: float,
+    options: CompareOptions,
+) -> dict[str, Any]:
+    """One path's document: skipped (why), broken (the error) or measured against the reference."""
+    doc: dict[str, Any] = {
+        "name": name,
+        "description": t(path.label_key),
+        "deliberate": path.deliberate,
+        "tolerance": path.tolerance * scale,
+        "max_abs_diff": None,
+        "max_rel_diff": None,
+        "cosine": None,
+        "top1_agreement": None,
+        "latency_ms": None,
+        "within_tolerance": None,
+        "status": "skipped" if skip else "ok",
+    }
+    if not skip and path.unavailable is not None:
+        skip = path.unavailable(ctx.paddle)
+    doc["device"] = path.device
+    if skip:
+        doc["status"] = "skipped"
+        doc["error"] = skip
+        return doc
+    batch, one = prep.batch, prep.batch[:1]
+    try:
+        rss0 = _rss()
+        start = time.perf_counter()
+        runner = path.open(ctx)
+        doc["load_s"] = time.perf_counter() - start
         try:
-            rss0 = _rss()
-            start = time.perf_counter()
-            runner = path.open(ctx)
-            doc["load_s"] = time.perf_counter() - start
-            try:
-                output = runner.call(batch)
-                doc["rss_delta_mib"] = round((_rss() - rss0) / 2**20, 2)
-                latency = {
-                    "batch_1": _time_calls(runner.call, one, options.warmup, options.repeats),
-                    f"batch_{len(batch)}": _time_calls(runner.call, batch, options.warmup, options.repeats),
-                }
-            finally:
-                if runner.close is not None:
-                    runner.close()
-        except ChildCancelled:
-            raise  # the caller gave up: not a result of this path
-        except Exception as exc:  # noqa: BLE001 - a path that cannot run is a result, named with its reason
-            doc["status"] = "error"
-            doc["error"] = f"{type(exc).__name__}: {exc}".strip()
-            path_docs.append(doc)
-            continue
-        stats = diff_stats(output, reference)
-        doc.update({k: _finite(v) for k, v in stats.items()})
-        doc["latency"] = latency
-        doc["latency_ms"] = latency[f"batch_{len(batch)}"]["median"]
-        within = output.shape == reference.shape and stats["max_abs_diff"] <= path.tolerance * scale
-        doc["within_tolerance"] = bool(within)
-        doc["status"] = "ok" if within else "exceeds"
-        if charset is not None and output.ndim == 3 and output.shape == reference.shape:
-            agreement, decoded = string_agreement(output, reference, charset)
-            doc["string_agreement"] = agreement
-            doc["decoded"] = decoded
-        if classifier or charset is not None:
-            doc["top1_agreement"] = top1_agreement(output, reference)
-        doc["histogram"] = histogram(output, reference) if output.shape == reference.shape else None
-        path_docs.append(doc)
+            output = runner.call(batch)
+            doc["rss_delta_mib"] = round((_rss() - rss0) / 2**20, 2)
+            latency = {
+                "batch_1": _time_calls(runner.call, one, options.warmup, options.repeats),
+                f"batch_{len(batch)}": _time_calls(runner.call, batch, options.warmup, options.repeats),
+            }
+        finally:
+            if runner.close is not None:
+                runner.close()
+    except ChildCancelled:
+        raise  # the caller gave up: not a result of this path
+    except Exception as exc:  # noqa: BLE001 - a path that cannot run is a result, named with its reason
+        doc["status"] = "error"
+        doc["error"] = f"{type(exc).__name__}: {exc}".strip()
+        return doc
+    stats = diff_stats(output, reference)
+    doc.update({k: _finite(v) for k, v in stats.items()})
+    doc["latency"] = latency
+    doc["latency_ms"] = latency[f"batch_{len(batch)}"]["median"]
+    within = output.shape == reference.shape and stats["max_abs_diff"] <= path.tolerance * scale
+    doc["within_tolerance"] = bool(within)
+    doc["status"] = "ok" if within else "exceeds"
+    charset = prep.charset
+    if charset is not None and output.ndim == 3 and output.shape == reference.shape:
+        agreement, decoded = string_agreement(output, reference, charset)
+        doc["string_agreement"] = agreement
+        doc["decoded"] = decoded
+    if prep.classifier or charset is not None:
+        doc["top1_agreement"] = top1_agreement(output, reference)
+    doc["histogram"] = histogram(output, reference) if output.shape == reference.shape else None
+    return doc
 
-    # -- pitfalls ---------------------------------------------------------------------------------
+
+def _pitfalls(
+    prep: _Prepared,
+    ctx: PathContext,
+    checkpoint: CheckpointInfo,
+    exported: ExportInfo,
+    path_docs: list[dict[str, Any]],
+) -> list[detect.Finding]:
+    """What the evidence says went wrong: weights not loaded, train mode, moved BN statistics,
+    preprocessing, input spec, the first diverging path, and each path that broke or was skipped."""
     found: list[detect.Finding] = []
-    not_loaded = detect.detect_not_loaded(load)
+    not_loaded = detect.detect_not_loaded(prep.load)
     if not_loaded:
         found.append(not_loaded)
     train_doc = next((p for p in path_docs if p["name"] == "dygraph_train"), None)
     found.append(
         detect.detect_train_mode(
-            detect.train_sensitive_layers(model),
+            detect.train_sensitive_layers(prep.model),
             train_doc.get("max_abs_diff") if train_doc else None,
-            was_training,
+            prep.was_training,
         )
     )
     moved = detect.detect_bn_moved(ctx.notes.get("bn_stats_moved") or {})
     if moved:
         found.append(moved)
-    found.append(detect.detect_preprocess(checkpoint.manifest.get("preprocess"), identity))
-    spec_finding = detect.detect_input_spec(exported.manifest.get("input_spec") or [], batch)
+    found.append(detect.detect_preprocess(checkpoint.manifest.get("preprocess"), prep.identity))
+    spec_finding = detect.detect_input_spec(exported.manifest.get("input_spec") or [], prep.batch)
     if spec_finding:
         found.append(spec_finding)
     divergence = detect.detect_first_divergence(path_docs)
@@ -382,15 +473,13 @@ def _compare(
         elif doc["status"] == "skipped":
             fix = ONNX_FIX if doc["name"] == "onnxruntime" else ""
             found.append(detect.Finding("path_skipped", "info", f"{doc['name']}: {doc['error']}", fix))
+    return found
 
-    report("ops", None)
-    try:
-        ops = inventory(exported.model_file, paddle).to_dict()
-    except ValueError as exc:
-        ops = {"error": str(exc)}
-    onnx_ok = any(p["name"] == "onnxruntime" and p["status"] in ("ok", "exceeds") for p in path_docs)
-    found.extend(detect.detect_ops(ops, onnx_converted=onnx_ok))
 
+def _matrix_rows(
+    paddle: Any, source: RunSource, run_dir: Path, checkpoint: CheckpointInfo, path_docs: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The workspace hardware matrix's rows: one per measured (not skipped) path."""
     model_label = (
         f"{source.cfg.task}:{source.cfg.model.name}"
         if source.cfg.task != "custom"
@@ -414,29 +503,4 @@ def _compare(
                 "time": time.time(),
             }
         )
-    written = append_rows(store.workspace, rows) if options.write_matrix else []
-    report("done", None)
-    return CompareResult(
-        run_dir=run_dir,
-        checkpoint={
-            "step": checkpoint.step,
-            "path": str(checkpoint.path),
-            "loaded": len(load.loaded),
-            "not_loaded": not load.clean,
-        },
-        export={
-            "dir": str(exported.directory),
-            "reused": exported.reused,
-            "eval_mode": True,
-            "input_spec": exported.manifest.get("input_spec"),
-            "preprocess": identity,
-            "manifest": str(exported.directory / "manifest.json"),
-        },
-        reference=ref_doc,
-        paths=path_docs,
-        findings=found,
-        ops=ops,
-        matrix_rows=written,
-        notes=notes,
-        batch={"size": int(len(batch)), "shape": list(batch.shape), "dtype": str(batch.dtype)},
-    )
+    return rows

@@ -42,10 +42,6 @@ class ExportInfo:
     def model_file(self) -> Path:
         return self.prefix.with_suffix(".json")
 
-    @property
-    def params_file(self) -> Path:
-        return self.prefix.with_suffix(".pdiparams")
-
 
 def spec_record(input_spec: Sequence[Any]) -> list[dict[str, Any]]:
     """``InputSpec`` objects as JSON (name, shape with ``null`` for free dims, dtype)."""

@@ -220,9 +220,5 @@ def charset_of(parts: TrainParts) -> list[str] | None:
     return list(charset) if charset is not None else None
 
 
-def checkpoint_summary(info: CheckpointInfo) -> dict[str, Any]:
-    return {"step": info.step, "path": str(info.path), "preprocess": info.manifest.get("preprocess")}
-
-
 def dumps(doc: Any) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False, default=str)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from workbench.i18n import t
 from workbench.metric_store import MetricStore
 from workbench.parallel.facts import ModelFacts
 from workbench.parallel.lowering import Lowered
@@ -66,6 +67,21 @@ def human_bytes(value: float) -> str:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{value:.1f} GiB"
+
+
+def estimate_text(est: Estimate) -> str:
+    """The per-rank estimate for people, two lines (memory by part; communication per step), as both
+    ``plan validate`` and the plan editor show it."""
+    memory = t(
+        "parallel.cli.estimate",
+        params=human_bytes(est.param_bytes),
+        grads=human_bytes(est.grad_bytes),
+        opt=human_bytes(est.optimizer_bytes),
+        act=human_bytes(est.activation_bytes),
+        total=human_bytes(est.total_bytes),
+        baseline=human_bytes(est.baseline_bytes),
+    )
+    return memory + "\n" + t("parallel.cli.comm", bytes=human_bytes(est.comm_bytes), count=est.comm_count)
 
 
 def _ring(kind: str, nbytes: int, n: int) -> int:

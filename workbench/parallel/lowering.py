@@ -26,14 +26,13 @@ import fnmatch
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from workbench.config.loader import PositionMap
 from workbench.i18n import t
 from workbench.parallel.facts import LayerFact, ModelFacts, ParamFact
 from workbench.parallel.placements import REPLICATE, Placement, local_shape, parse_placement
-from workbench.parallel.spec import LAYER_PLANS, PlanConfig
+from workbench.parallel.spec import LAYER_PLANS, LayerRule, ParamRule, PlanConfig
 
 SHARD_OPTIMIZERS = ("sgd", "adamw")
 """``dist.shard_optimizer`` (and so ``dist.parallelize``) asserts AdamW or SGD in Paddle 3.3.1."""
@@ -175,212 +174,262 @@ def lower(
     device: str = "cpu",
 ) -> Lowered:
     """The parameter table of ``plan`` on ``facts`` and every finding (see the module docstring)."""
-    where = _Where(file, positions)
-    errors: list[Finding] = []
-    warnings: list[Finding] = []
+    lowering = _Lowering(plan, facts, file, positions)
+    for index, rule in enumerate(plan.layers):  # high level: layers -> ColWise / RowWise / ConvParallel
+        lowering.apply_layer_rule(index, rule)
+    for index, prule in enumerate(plan.params):  # low level: params -> placements (first match wins)
+        lowering.apply_param_rule(index, prule)
+    lowering.settle_local_shapes()
+    inputs = lowering.check_inputs()
+    lowering.check_world(nproc)
+    lowering.check_optimizer()
+    if device == "cpu":
+        lowering.check_cpu(inputs)
+    return lowering.result()
 
-    def error(code: str, loc: tuple[str | int, ...], fix_key: str, **values: Any) -> None:
-        line, col = where.at(*loc)
-        errors.append(
-            Finding(file, line, col, t(f"parallel.error.{code}", **values), t(fix_key, **values), code)
+
+class _Lowering:
+    """One lowering in progress: the parameter table so far, who decided each row, the findings."""
+
+    def __init__(self, plan: PlanConfig, facts: ModelFacts, file: str, positions: PositionMap) -> None:
+        self.plan, self.facts, self.file = plan, facts, file
+        self.where = _Where(file, positions)
+        self.errors: list[Finding] = []
+        self.mesh = tuple(plan.mesh.shape)
+        self.names = plan.mesh.dim_names
+        self.mp = self.names.index("mp") if "mp" in self.names else None
+        self.dp = self.names.index("dp") if "dp" in self.names else None
+        layer_types = {layer.name: layer.type for layer in facts.layers}
+        self.rows: dict[str, ParamRow] = {
+            param.name: ParamRow(
+                name=param.name,
+                layer=param.layer,
+                layer_type=layer_types.get(param.layer, ""),
+                shape=param.shape,
+                dtype=param.dtype,
+                itemsize=param.itemsize,
+                placements=tuple(REPLICATE for _ in self.mesh),
+                local_shape=param.shape,
+            )
+            for param in facts.params
+        }
+        self.decided: dict[str, tuple[str, str]] = {}  # param (or "layer:<name>") -> (rule text, location)
+        self.layer_plans: dict[str, str] = {}
+        self.claimed: set[str] = set()  # params a params rule placed
+
+    def error(self, code: str, loc: tuple[str | int, ...], fix_key: str, **values: Any) -> None:
+        line, col = self.where.at(*loc)
+        self.errors.append(
+            Finding(self.file, line, col, t(f"parallel.error.{code}", **values), t(fix_key, **values), code)
         )
 
-    mesh = tuple(plan.mesh.shape)
-    dims = len(mesh)
-    names = plan.mesh.dim_names
-    mp = names.index("mp") if "mp" in names else None
-    dp = names.index("dp") if "dp" in names else None
-    layer_types = {layer.name: layer.type for layer in facts.layers}
-    rows: dict[str, ParamRow] = {}
-    for param in facts.params:
-        rows[param.name] = ParamRow(
-            name=param.name,
-            layer=param.layer,
-            layer_type=layer_types.get(param.layer, ""),
-            shape=param.shape,
-            dtype=param.dtype,
-            itemsize=param.itemsize,
-            placements=tuple(REPLICATE for _ in mesh),
-            local_shape=param.shape,
+    def result(self) -> Lowered:
+        warnings: list[Finding] = []
+        if len(self.mesh) > 1 and self.mp is None and self.plan.layers:
+            warnings.append(Finding(self.file, 1, 1, t("parallel.warn.no_mp"), "", "no_mp"))
+        return Lowered(
+            rows=list(self.rows.values()), errors=self.errors, warnings=warnings, layer_plans=self.layer_plans
         )
-    decided: dict[str, tuple[str, str]] = {}  # param -> (rule text, location)
-    layer_plans: dict[str, str] = {}
-    layer_names = [layer.name for layer in facts.layers]
 
-    # -- high level: layers -> ColWise / RowWise / ConvParallel --------------------------------------
-    for index, rule in enumerate(plan.layers):
+    # -- high level: layers -> ColWise / RowWise / ConvParallel ------------------------------------
+
+    def apply_layer_rule(self, index: int, rule: LayerRule) -> None:
+        """``layers[index]``: every layer it matches gets its plan (a layer plan shards on ``mp``)."""
+        facts = self.facts
         matched: list[LayerFact] = [layer for layer in facts.layers if name_matches(rule.match, layer.name)]
-        loc = where.text("layers", index, "match")
         if not matched:
+            layer_names = [layer.name for layer in facts.layers]
             close = difflib.get_close_matches(rule.match, layer_names, n=3, cutoff=0.4)
-            error(
+            self.error(
                 "layer_matches_nothing",
                 ("layers", index, "match"),
                 "parallel.fix.layer_matches_nothing",
                 pattern=rule.match,
                 close=", ".join(close) or ", ".join(layer_names[:6]),
             )
-            continue
-        fits = LAYER_PLANS[rule.plan]
+            return
         for layer in matched:
-            if layer.type not in fits:
-                error(
-                    "plan_kind",
-                    ("layers", index, "plan"),
-                    "parallel.fix.plan_kind",
-                    plan=rule.plan,
-                    layer=layer.name,
-                    type=layer.type,
-                    fits=", ".join(fits),
-                )
-                continue
-            if layer.name in layer_plans:
-                error(
-                    "overlap_layers",
-                    ("layers", index, "match"),
-                    "parallel.fix.overlap",
-                    name=layer.name,
-                    first=decided.get(f"layer:{layer.name}", ("", ""))[1],
-                    second=loc,
-                )
-                continue
-            layer_plans[layer.name] = rule.plan
-            decided[f"layer:{layer.name}"] = (f"layers[{index}] {rule.plan}", loc)
-            for param in _layer_params(facts, layer.name):
-                dim = _layer_plan_placement(rule.plan, param)
-                row = rows[param.name]
-                row.source, row.rule = loc, f"layers[{index}] {rule.plan}"
-                decided[param.name] = (row.rule, loc)
-                if dim is not None and mp is not None:
-                    split = list(row.placements)
-                    split[mp] = Placement("shard", dim)
-                    row.placements = tuple(split)
+            self._plan_layer(index, rule.plan, layer)
 
-    # -- low level: params -> placements (first match wins) -----------------------------------------
-    claimed: set[str] = set()
-    for index, prule in enumerate(plan.params):
-        loc = where.text("params", index, "match")
-        matched_params = [p for p in facts.params if name_matches(prule.match, p.name)]
-        if not matched_params:
-            close = difflib.get_close_matches(prule.match, [p.name for p in facts.params], n=3, cutoff=0.4)
-            error(
+    def _plan_layer(self, index: int, plan: str, layer: LayerFact) -> None:
+        loc = self.where.text("layers", index, "match")
+        fits = LAYER_PLANS[plan]
+        if layer.type not in fits:
+            self.error(
+                "plan_kind",
+                ("layers", index, "plan"),
+                "parallel.fix.plan_kind",
+                plan=plan,
+                layer=layer.name,
+                type=layer.type,
+                fits=", ".join(fits),
+            )
+            return
+        if layer.name in self.layer_plans:
+            self.error(
+                "overlap_layers",
+                ("layers", index, "match"),
+                "parallel.fix.overlap",
+                name=layer.name,
+                first=self.decided.get(f"layer:{layer.name}", ("", ""))[1],
+                second=loc,
+            )
+            return
+        self.layer_plans[layer.name] = plan
+        self.decided[f"layer:{layer.name}"] = (f"layers[{index}] {plan}", loc)
+        for param in _layer_params(self.facts, layer.name):
+            dim = _layer_plan_placement(plan, param)
+            row = self.rows[param.name]
+            row.source, row.rule = loc, f"layers[{index}] {plan}"
+            self.decided[param.name] = (row.rule, loc)
+            if dim is not None and self.mp is not None:
+                split = list(row.placements)
+                split[self.mp] = Placement("shard", dim)
+                row.placements = tuple(split)
+
+    # -- low level: params -> placements (first match wins) ----------------------------------------
+
+    def apply_param_rule(self, index: int, prule: ParamRule) -> None:
+        """``params[index]``: its placements on every parameter it matches that no rule decided yet."""
+        params = self.facts.params
+        matched = [p for p in params if name_matches(prule.match, p.name)]
+        if not matched:
+            close = difflib.get_close_matches(prule.match, [p.name for p in params], n=3, cutoff=0.4)
+            self.error(
                 "param_matches_nothing",
                 ("params", index, "match"),
                 "parallel.fix.param_matches_nothing",
                 pattern=prule.match,
-                close=", ".join(close) or ", ".join(p.name for p in facts.params[:6]),
+                close=", ".join(close) or ", ".join(p.name for p in params[:6]),
             )
-            continue
+            return
+        loc = self.where.text("params", index, "match")
         placements = tuple(p for p in (parse_placement(v) for v in prule.placements) if p is not None)
-        for param in matched_params:
-            if param.name in claimed:
+        for param in matched:
+            if param.name in self.claimed:
                 continue  # an earlier params rule won
-            if param.name in decided:
-                error(
+            if param.name in self.decided:
+                self.error(
                     "overlap_param",
                     ("params", index, "match"),
                     "parallel.fix.overlap",
                     name=param.name,
-                    first=decided[param.name][1],
+                    first=self.decided[param.name][1],
                     second=loc,
                 )
                 continue
-            claimed.add(param.name)
-            row = rows[param.name]
+            self.claimed.add(param.name)
+            row = self.rows[param.name]
             row.placements, row.source, row.rule = placements, loc, f"params[{index}]"
-            decided[param.name] = (row.rule, loc)
-            for k, placement in enumerate(placements):
-                ploc = ("params", index, "placements", k)
-                if placement.kind == "partial":
-                    error("partial_param", ploc, "parallel.fix.partial_param", name=param.name)
-                elif placement.is_shard and not (0 <= (placement.dim or 0) < len(param.shape)):
-                    error(
-                        "shard_dim",
-                        ploc,
-                        "parallel.fix.shard_dim",
-                        name=param.name,
-                        dim=str(placement.dim),
-                        ndim=len(param.shape),
-                        shape=str(list(param.shape)),
-                        last=len(param.shape) - 1,
-                    )
+            self.decided[param.name] = (row.rule, loc)
+            self._check_param_placements(index, param, placements)
+
+    def _check_param_placements(
+        self, index: int, param: ParamFact, placements: tuple[Placement, ...]
+    ) -> None:
+        for k, placement in enumerate(placements):
+            ploc = ("params", index, "placements", k)
+            if placement.kind == "partial":
+                self.error("partial_param", ploc, "parallel.fix.partial_param", name=param.name)
+            elif placement.is_shard and not (0 <= (placement.dim or 0) < len(param.shape)):
+                self.error(
+                    "shard_dim",
+                    ploc,
+                    "parallel.fix.shard_dim",
+                    name=param.name,
+                    dim=str(placement.dim),
+                    ndim=len(param.shape),
+                    shape=str(list(param.shape)),
+                    last=len(param.shape) - 1,
+                )
 
     # -- divisibility, local shapes ----------------------------------------------------------------
-    for row in rows.values():
+
+    def settle_local_shapes(self) -> None:
+        """Each row's shape on one rank; a sharded dim the ranks do not divide is an error."""
+        for row in self.rows.values():
+            self._check_divisible(row)
+            row.local_shape = local_shape(row.shape, row.placements, self.mesh)
+
+    def _check_divisible(self, row: ParamRow) -> None:
         for k, placement in enumerate(row.placements):
             dim = placement.dim
             if not placement.is_shard or dim is None or not 0 <= dim < len(row.shape):
                 continue
-            ways = _prod(mesh[j] for j, p in enumerate(row.placements) if p.is_shard and p.dim == dim)
+            ways = _prod(self.mesh[j] for j, p in enumerate(row.placements) if p.is_shard and p.dim == dim)
             if row.shape[dim] % ways:
-                loc_key: tuple[str | int, ...] = _loc_of(plan, row)
-                error(
+                self.error(
                     "not_divisible",
-                    loc_key,
+                    _loc_of(self.plan, row),
                     "parallel.fix.not_divisible",
                     name=row.name,
                     layer=row.layer or "-",
                     dim=dim,
                     size=row.shape[dim],
                     ranks=ways,
-                    mesh_dim=names[k],
+                    mesh_dim=self.names[k],
                 )
-                break
-        row.local_shape = local_shape(row.shape, row.placements, mesh)
+                return
 
-    # -- the batch ----------------------------------------------------------------------------------
-    inputs = plan.input_placements()
-    for k, placement in enumerate(inputs):
-        if placement.kind == "partial":
-            error("partial_input", ("inputs", "placements", k), "parallel.fix.partial_input")
-        elif placement.is_shard and placement.dim != 0:
-            error("input_dim", ("inputs", "placements", k), "parallel.fix.input_dim", dim=str(placement.dim))
-        elif placement.is_shard and facts.batch_size % mesh[k]:
-            error(
-                "batch_not_divisible",
-                ("inputs", "placements", k),
-                "parallel.fix.batch_not_divisible",
-                batch=facts.batch_size,
-                ranks=mesh[k],
-                mesh_dim=names[k],
+    # -- the batch, the world, the optimizer, the device -------------------------------------------
+
+    def check_inputs(self) -> tuple[Placement, ...]:
+        """The batch's placements: split on dim 0 only, never partial, by a size the ranks divide."""
+        inputs = self.plan.input_placements()
+        for k, placement in enumerate(inputs):
+            loc = ("inputs", "placements", k)
+            if placement.kind == "partial":
+                self.error("partial_input", loc, "parallel.fix.partial_input")
+            elif placement.is_shard and placement.dim != 0:
+                self.error("input_dim", loc, "parallel.fix.input_dim", dim=str(placement.dim))
+            elif placement.is_shard and self.facts.batch_size % self.mesh[k]:
+                self.error(
+                    "batch_not_divisible",
+                    loc,
+                    "parallel.fix.batch_not_divisible",
+                    batch=self.facts.batch_size,
+                    ranks=self.mesh[k],
+                    mesh_dim=self.names[k],
+                )
+        return inputs
+
+    def check_world(self, nproc: int | None) -> None:
+        size = self.plan.mesh.size
+        if nproc is not None and size != nproc:
+            key = "mesh_too_large" if size > nproc else "mesh_too_small"
+            self.error(
+                key, ("mesh", "shape"), f"parallel.fix.{key}", mesh=size, shape=str(self.mesh), nproc=nproc
             )
 
-    # -- the world ----------------------------------------------------------------------------------
-    size = plan.mesh.size
-    if nproc is not None and size != nproc:
-        key = "mesh_too_large" if size > nproc else "mesh_too_small"
-        error(key, ("mesh", "shape"), f"parallel.fix.{key}", mesh=size, shape=str(mesh), nproc=nproc)
+    def check_optimizer(self) -> None:
+        if self.facts.optimizer not in SHARD_OPTIMIZERS:
+            self.error("optimizer", ("train",), "parallel.fix.optimizer", optimizer=self.facts.optimizer)
 
-    # -- the optimizer ------------------------------------------------------------------------------
-    if facts.optimizer not in SHARD_OPTIMIZERS:
-        error("optimizer", ("train",), "parallel.fix.optimizer", optimizer=facts.optimizer)
-
-    # -- what this device cannot run ---------------------------------------------------------------
-    level = plan.sharding_level
-    if device == "cpu":
+    def check_cpu(self, inputs: tuple[Placement, ...]) -> None:
+        """What the CPU backend cannot run: sharding level 3, a split batch or a re-shard under sharding."""
+        plan, dp = self.plan, self.dp
+        level = plan.sharding_level
         if level == 3:
-            error("cpu_sharding_3", ("dp", "sharding_level"), "parallel.fix.cpu_sharding_3")
+            self.error("cpu_sharding_3", ("dp", "sharding_level"), "parallel.fix.cpu_sharding_3")
         elif level >= 1 and dp is not None and inputs[dp].is_shard:
-            error(
+            self.error(
                 "cpu_sharding_split_batch",
                 ("inputs", "placements", dp) if plan.inputs is not None else ("dp", "sharding_level"),
                 "parallel.fix.cpu_sharding_split_batch",
                 level=level,
             )
-        if level >= 1 and dp is not None:
-            for row in rows.values():
-                placement = row.placements[dp]
-                if placement.is_shard and placement.dim not in (0, None):
-                    error(
-                        "cpu_reshard",
-                        _loc_of(plan, row),
-                        "parallel.fix.cpu_reshard",
-                        name=row.name,
-                        dim=str(placement.dim),
-                    )
-    if dims > 1 and mp is None and plan.layers:
-        warnings.append(Finding(file, 1, 1, t("parallel.warn.no_mp"), "", "no_mp"))
-    return Lowered(rows=list(rows.values()), errors=errors, warnings=warnings, layer_plans=layer_plans)
+        if level < 1 or dp is None:
+            return
+        for row in self.rows.values():
+            placement = row.placements[dp]
+            if placement.is_shard and placement.dim not in (0, None):
+                self.error(
+                    "cpu_reshard",
+                    _loc_of(plan, row),
+                    "parallel.fix.cpu_reshard",
+                    name=row.name,
+                    dim=str(placement.dim),
+                )
 
 
 def _loc_of(plan: PlanConfig, row: ParamRow) -> tuple[str | int, ...]:
@@ -390,7 +439,3 @@ def _loc_of(plan: PlanConfig, row: ParamRow) -> tuple[str | int, ...]:
         return ("mesh", "shape")
     section, index = match.group(1), int(match.group(2))
     return (section, index, "match")
-
-
-def plan_file_label(path: str | Path) -> str:
-    return str(path)

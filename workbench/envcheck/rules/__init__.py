@@ -20,7 +20,6 @@ lists them (:func:`register_area`). Shared helpers live in ``_base.py`` (not sca
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from workbench.envcheck.rules._base import Rule, Verdict
 from workbench.registry import Registry
@@ -40,18 +39,4 @@ def default_rules() -> tuple[Rule, ...]:
     return tuple(RULES.values())
 
 
-if TYPE_CHECKING:
-    DEFAULT_RULES: tuple[Rule, ...]
-    RULES_BY_ID: dict[str, Rule]
-
-
-def __getattr__(name: str) -> Any:
-    # Kept for callers that read the rules as constants; the registry is scanned on first access.
-    if name == "DEFAULT_RULES":
-        return default_rules()
-    if name == "RULES_BY_ID":
-        return {rule.id: rule for rule in default_rules()}
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["DEFAULT_RULES", "RULES", "RULES_BY_ID", "Rule", "Verdict", "default_rules", "register_area"]
+__all__ = ["RULES", "Rule", "Verdict", "default_rules", "register_area"]

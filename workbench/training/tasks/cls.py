@@ -6,7 +6,7 @@ validation accuracy within the sample config's 300 steps.
 
 from __future__ import annotations
 
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -14,6 +14,7 @@ import numpy as np
 from workbench.config.training import TrainingConfig
 from workbench.training.parts import TrainParts
 from workbench.training.tasks import TASKS, TaskContext, TaskSpec
+from workbench.training.tasks._layout_data import check_layout, make_layout_demo
 from workbench.training.tasks._optim import make_optimizer
 
 IMAGE_SIZE = 32
@@ -113,23 +114,6 @@ def build_cls(cfg: TrainingConfig, ctx: TaskContext) -> TrainParts:
     )
 
 
-# The dataset code is imported when used: validating a config scans this module and stays light.
-def _check_data(data_dir: Path) -> object:
-    """The dataset linter first (every problem, images decoded), then the layout the build reads."""
-    from workbench.datasets.layouts import read_cls_layout
-    from workbench.datasets.lint import lint_dataset
-
-    lint_dataset(data_dir, "cls").raise_for_errors()
-
-    return read_cls_layout(data_dir)
-
-
-def _make_demo(folder: Path, train: int, val: int, seed: int) -> object:
-    from workbench.datasets.demo import generate_cls_demo
-
-    return generate_cls_demo(folder, train, val, seed)
-
-
 TASKS.register(
     "image_classification",
     TaskSpec(
@@ -137,8 +121,8 @@ TASKS.register(
         title_key="training.task.image_classification",
         models=("small_cnn", "small_cnn_mlp"),
         data_format="cls",
-        check_data=_check_data,
-        make_demo=_make_demo,
+        check_data=partial(check_layout, "cls"),
+        make_demo=partial(make_layout_demo, "cls"),
         sample_config="train_cls_demo.yaml",
     ),
     order=10,

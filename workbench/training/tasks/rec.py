@@ -10,7 +10,7 @@ step, merge repeats, drop blanks) and reports word accuracy (exact matches) and 
 
 from __future__ import annotations
 
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,7 @@ import numpy as np
 from workbench.config.training import TrainingConfig
 from workbench.training.parts import TrainParts
 from workbench.training.tasks import TASKS, TaskContext, TaskSpec
+from workbench.training.tasks._layout_data import check_layout, make_layout_demo
 from workbench.training.tasks._optim import make_optimizer
 
 HEIGHT, WIDTH = 32, 100
@@ -146,23 +147,6 @@ def build_rec(cfg: TrainingConfig, ctx: TaskContext) -> TrainParts:
     )
 
 
-# The dataset code is imported when used: validating a config scans this module and stays light.
-def _check_data(data_dir: Path) -> object:
-    """The dataset linter first (every problem, images decoded), then the layout the build reads."""
-    from workbench.datasets.layouts import read_rec_layout
-    from workbench.datasets.lint import lint_dataset
-
-    lint_dataset(data_dir, "rec").raise_for_errors()
-
-    return read_rec_layout(data_dir)
-
-
-def _make_demo(folder: Path, train: int, val: int, seed: int) -> object:
-    from workbench.datasets.demo import generate_rec_demo
-
-    return generate_rec_demo(folder, train, val, seed)
-
-
 TASKS.register(
     "text_recognition",
     TaskSpec(
@@ -170,8 +154,8 @@ TASKS.register(
         title_key="training.task.text_recognition",
         models=("crnn",),
         data_format="rec",
-        check_data=_check_data,
-        make_demo=_make_demo,
+        check_data=partial(check_layout, "rec"),
+        make_demo=partial(make_layout_demo, "rec"),
         sample_config="train_rec_demo.yaml",
     ),
     order=20,
