@@ -11,7 +11,7 @@ VENV_FLAGS := $(if $(HAVE_PADDLE),--system-site-packages,)
 PADDLE_EXTRA := $(if $(HAVE_PADDLE),,cpu)
 comma := ,
 
-.PHONY: run test setup setup-test lint typecheck unit bench clean
+.PHONY: run test test-fast setup setup-test lint typecheck unit bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
@@ -40,8 +40,15 @@ lint: setup-test
 typecheck: setup-test
 	$(BIN)/python tools/staged.py -- $(abspath $(BIN))/mypy --config-file pyproject.toml
 
+# Two xdist workers; tests sharing a module or session fixture stay in one (tests/conftest.py groups them).
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadgroup
+
 test: setup-test lint typecheck
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(PYTEST)
+
+# The inner loop: unit and UI tests only (no real Paddle runs or launches); CI runs `make test`.
+test-fast: setup-test
+	$(PYTEST) tests/unit tests/ui
 
 bench: setup-test
 	$(BIN)/python benchmarks/startup.py

@@ -11,6 +11,41 @@ from workbench.i18n import set_language
 from workbench.runs import RunStore
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep each fixture this suite builds once per module or session in one xdist worker.
+
+    ``make test`` runs ``pytest -n 2 --dist loadgroup``: tests without an ``xdist_group`` mark are dealt
+    out one by one, so a test file whose module-scoped fixture (a launched run, a trained model) would
+    be built again in each worker runs in one group, and every file that uses a session fixture (the
+    demo workspace) joins that fixture's group. A file's explicit ``xdist_group`` mark wins.
+    """
+    groups: dict[str, str] = {}
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        for scope, name in _shared_fixtures(item):
+            if scope != "module":
+                groups[path] = f"session-{name}"
+            groups.setdefault(path, path)
+    for item in items:
+        group = groups.get(item.nodeid.split("::", 1)[0])
+        if group is not None and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def _shared_fixtures(item: pytest.Item) -> list[tuple[str, str]]:
+    """(scope, name) of each module-, package- or session-scoped fixture defined in tests/ that
+    ``item`` uses (pytest's own, such as ``tmp_path_factory``, cost nothing to build again)."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return []
+    shared = []
+    for name in info.names_closure:
+        for definition in info.name2fixturedefs.get(name, ()):
+            if definition.scope in ("module", "package", "session") and definition.baseid.startswith("tests"):
+                shared.append((definition.scope, name))
+    return shared
+
+
 @pytest.fixture(autouse=True)
 def _english_and_isolated(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     """English by default; workspace and settings variables cleared, no user config file; Paddle's

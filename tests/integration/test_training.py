@@ -15,13 +15,14 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from tests.train_helpers import event_rows, run_cli, train_job
 from workbench.datasets import generate_cls_demo, generate_rec_demo
 from workbench.events import AlertRaised, RunFailed
 from workbench.runner import InProcessJob
@@ -78,22 +79,9 @@ def _config(tmp_path: Path, data_root: Path, text: str = CLS_CONFIG, name: str =
     return path
 
 
-def _train(
-    config: Path, store: RunStore, overrides: Sequence[str] = (), resume: str | None = None
-) -> InProcessJob:
-    plan = prepare_training(config, overrides, resume=resume, store=store, environ={})
-    job = start_training(plan, store)
-    assert job.wait(120), "training did not end"
-    return job
-
-
-def _rows(run_dir: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines() if line.strip()]
-
-
 def _series(run_dir: Path, name: str) -> dict[int, float]:
     out: dict[int, float] = {}
-    for row in _rows(run_dir):
+    for row in event_rows(run_dir):
         if row["type"] == "metrics" and name in row["values"]:
             out[row["step"]] = float(row["values"][name])
     return out
@@ -105,7 +93,7 @@ def reference(data_root: Path, tmp_path_factory: pytest.TempPathFactory) -> tupl
     tmp = tmp_path_factory.mktemp("reference")
     store = RunStore(tmp / "ws")
     config = _config(tmp, data_root)
-    job = _train(config, store)
+    job = train_job(config, store)
     assert job.status == "finished", job.result
     return config, store, job.run_dir
 
@@ -114,9 +102,9 @@ def test_classification_run_logs_every_metric_and_keeps_the_artifacts(
     tmp_path: Path, data_root: Path, _home_in_tmp: Path
 ) -> None:
     store = RunStore(tmp_path / "ws")
-    job = _train(_config(tmp_path, data_root), store, ["export.enabled=true", "train.steps=30"])
+    job = train_job(_config(tmp_path, data_root), store, ["export.enabled=true", "train.steps=30"])
     assert job.status == "finished", job.result
-    rows = _rows(job.run_dir)
+    rows = event_rows(job.run_dir)
     step_rows = [r for r in rows if r["type"] == "metrics" and "loss" in r["values"]]
     assert [r["step"] for r in step_rows] == list(range(1, 31))
     expected = {
@@ -153,7 +141,7 @@ def test_classification_run_logs_every_metric_and_keeps_the_artifacts(
 
 def test_rerun_with_the_same_config_is_bit_identical(reference: tuple[Path, RunStore, Path]) -> None:
     config, store, first = reference
-    second = _train(config, store)
+    second = train_job(config, store)
     assert second.status == "finished"
     assert _series(second.run_dir, "loss") == _series(first, "loss")  # exact float equality
     assert _series(second.run_dir, "eval/accuracy") == _series(first, "eval/accuracy")
@@ -162,14 +150,14 @@ def test_rerun_with_the_same_config_is_bit_identical(reference: tuple[Path, RunS
 def test_resume_continues_bit_identically_in_a_linked_run(reference: tuple[Path, RunStore, Path]) -> None:
     config, store, uninterrupted = reference
     expected = _series(uninterrupted, "loss")
-    crashed = _train(config, store, ["debug.inject=raise@15"])
+    crashed = train_job(config, store, ["debug.inject=raise@15"])
     assert crashed.status == "failed"
     assert isinstance(crashed.result, RunFailed) and "injected fault at step 15" in crashed.result.error
     before = _series(crashed.run_dir, "loss")
     assert sorted(before) == list(range(1, 15))  # every metric before the failure was kept
     assert all(before[s] == expected[s] for s in before)
 
-    resumed = _train(config, store, resume=crashed.run_id)
+    resumed = train_job(config, store, resume=crashed.run_id)
     assert resumed.status == "finished", resumed.result
     after = _series(resumed.run_dir, "loss")
     assert sorted(after) == list(range(11, 21))
@@ -196,7 +184,7 @@ def test_text_recognition_loss_falls_and_reports_word_accuracy(tmp_path: Path, d
         "checkpoint: {{every: 0}}\n"
         "export: {{enabled: true}}\n",
     )
-    job = _train(config, RunStore(tmp_path / "ws"))
+    job = train_job(config, RunStore(tmp_path / "ws"))
     assert job.status == "finished", job.result
     losses = list(_series(job.run_dir, "loss").values())
     assert len(losses) == 24 and all(math.isfinite(v) for v in losses)
@@ -209,23 +197,30 @@ def _alerts(job: InProcessJob, kind: str) -> list[AlertRaised]:
     return [e for e in job.lifecycle if isinstance(e, AlertRaised) and e.kind == kind]
 
 
-def test_nan_with_stop_fails_and_keeps_what_came_before(reference: tuple[Path, RunStore, Path]) -> None:
+@pytest.mark.parametrize("inject", ["nan@5", "nan@5,hang@3:1.5"], ids=["steady", "system-samples-between"])
+def test_nan_with_stop_fails_and_keeps_what_came_before(
+    reference: tuple[Path, RunStore, Path], inject: str
+) -> None:
+    """A NaN at step 5 with ``stop``; a 1.5 s step 3 (the second case) lets the 1 Hz system sampler
+    write between the lifecycle events, which the check leaves out."""
     config, store, _ = reference
-    job = _train(config, store, ["debug.inject=nan@5", "checkpoint.every=2", "alerts.nonfinite=stop"])
+    job = train_job(config, store, [f"debug.inject={inject}", "checkpoint.every=2", "alerts.nonfinite=stop"])
     assert job.status == "failed"
     assert isinstance(job.result, RunFailed) and "NonFiniteLossError" in job.result.error
     [alert] = _alerts(job, "nonfinite")
     assert alert.step == 5 and "nan" in alert.message
     losses = _series(job.run_dir, "loss")
     assert sorted(losses) == [1, 2, 3, 4, 5] and math.isnan(losses[5])
-    kinds = [r["type"] for r in _rows(job.run_dir) if r["type"] != "metrics"]
+    # The lifecycle, without the samples (metrics per step, the 1 Hz system sampler) that come as the
+    # clock lets them.
+    kinds = [r["type"] for r in event_rows(job.run_dir) if r["type"] not in ("metrics", "system")]
     assert kinds == ["run_started", "checkpoint_saved", "checkpoint_saved", "alert_raised", "run_failed"]
     assert CheckpointStore(job.run_dir / "checkpoints").latest_valid().step == 4  # type: ignore[union-attr]
 
 
 def test_nan_with_warn_alerts_after_patience_and_carries_on(reference: tuple[Path, RunStore, Path]) -> None:
     config, store, _ = reference
-    job = _train(
+    job = train_job(
         config,
         store,
         ["debug.inject=nan@5", "alerts.nonfinite=warn", "alerts.nonfinite_patience=3", "train.steps=9"],
@@ -238,7 +233,7 @@ def test_nan_with_warn_alerts_after_patience_and_carries_on(reference: tuple[Pat
 
 def test_stop_keep_last_good_exports_the_last_good_checkpoint(reference: tuple[Path, RunStore, Path]) -> None:
     config, store, _ = reference
-    job = _train(
+    job = train_job(
         config,
         store,
         [
@@ -320,7 +315,7 @@ def test_custom_entry_with_track_log_inside_the_job(tmp_path: Path) -> None:
         "train: {steps: 12, batch_size: 16, lr: 0.05}\neval: {every: 6}\ncheckpoint: {every: 0}\n"
         "export: {enabled: true}\n"
     )
-    job = _train(config, RunStore(tmp_path / "ws"))
+    job = train_job(config, RunStore(tmp_path / "ws"))
     assert job.status == "finished", job.result
     assert len(_series(job.run_dir, "loss")) == 12
     assert len(_series(job.run_dir, "user_metric")) >= 12  # track.log from the user's code joined this run
@@ -401,21 +396,6 @@ def test_track_in_a_standalone_script_creates_a_run(tmp_path: Path, outcome: str
     assert check.stdout.strip() == "False False"
 
 
-def _cli(
-    args: Sequence[str], tmp_path: Path, env_extra: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, HOME=str(tmp_path / "home"), GLOG_minloglevel="2", PADDLE_WORKBENCH_LANG="en")
-    env.pop("PADDLE_WORKBENCH_INJECT", None)
-    env.update(env_extra or {})
-    return subprocess.run(
-        [sys.executable, "-m", "workbench", "--workspace", str(tmp_path / "ws"), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=180,
-    )
-
-
 def test_cli_train_plain_json_prints_the_run_folder(tmp_path: Path) -> None:
     config = tmp_path / "cli.yaml"
     config.write_text(
@@ -430,7 +410,7 @@ def test_cli_train_plain_json_prints_the_run_folder(tmp_path: Path) -> None:
             """
         )
     )
-    result = _cli(["train", str(config), "--plain", "--json"], tmp_path)
+    result = run_cli(tmp_path, ["train", str(config), "--plain", "--json"])
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)  # stdout is exactly one JSON document
     assert doc["status"] == "finished" and Path(doc["run_dir"]).is_dir()
@@ -450,15 +430,17 @@ def test_cli_train_failure_and_bad_input_exit_codes(tmp_path: Path) -> None:
         "task: image_classification\ndata: {dir: data, format: cls, demo: {train: 32, val: 8}}\n"
         "train: {steps: 4, batch_size: 8}\nexport: {enabled: false}\n"
     )
-    failed = _cli(["train", str(config), "--plain"], tmp_path, {"PADDLE_WORKBENCH_INJECT": "raise@2"})
+    failed = run_cli(
+        tmp_path, ["train", str(config), "--plain"], extra_env={"PADDLE_WORKBENCH_INJECT": "raise@2"}
+    )
     assert failed.returncode == 1
     assert "injected fault at step 2" in failed.stdout and "Traceback" not in failed.stdout
     assert Path(failed.stdout.strip().splitlines()[-1]).is_dir()
-    nothing = _cli(["train", str(config), "--resume", "no-such-run"], tmp_path)
+    nothing = run_cli(tmp_path, ["train", str(config), "--resume", "no-such-run"])
     assert nothing.returncode == 2 and "no run matches 'no-such-run'" in nothing.stdout
     # A dataset problem is bad input (2), located to the line, and found before Paddle is loaded.
     (tmp_path / "data" / "train.txt").write_text("images/00000.png 1\nimages/00001.png  2\n")
-    bad = _cli(["train", str(config), "--plain", "--json"], tmp_path)
+    bad = run_cli(tmp_path, ["train", str(config), "--plain", "--json"])
     assert bad.returncode == 2
     assert f"{tmp_path / 'data' / 'train.txt'}:2:" in bad.stderr
     assert json.loads(bad.stdout)["status"] == "invalid"
@@ -544,14 +526,30 @@ def test_cli_train_second_ctrl_c_aborts_with_130_and_the_run_folder_last(
         assert document["run_dir"] == str(logs.parent) and document["status"] == "cancelled"
 
 
-def test_pause_and_checkpoint_now_from_the_monitor_controls(reference: tuple[Path, RunStore, Path]) -> None:
-    """The loop honours the job controls the monitor offers: checkpoint now, pause (not a hang), cancel."""
-    import time
+def _in_pause(job: InProcessJob) -> bool:
+    """Whether the job's training thread is blocked in ``JobContext.wait_while_paused``."""
+    frame = sys._current_frames().get(job.thread.ident or -1)
+    while frame is not None:
+        if frame.f_code.co_name == "wait_while_paused":
+            return True
+        frame = frame.f_back
+    return False
 
+
+@pytest.mark.parametrize("slow", [[], ["debug.inject=hang@2:1"]], ids=["steady", "a-slow-step-first"])
+def test_pause_and_checkpoint_now_from_the_monitor_controls(
+    reference: tuple[Path, RunStore, Path], slow: list[str]
+) -> None:
+    """The loop honours the job controls the monitor offers: checkpoint now, pause (not a hang), cancel.
+
+    A paused loop sits in ``wait_while_paused`` (its thread's stack says so); while it does, no step runs
+    and no hang alert is raised. A hang alert raised before the pause (a step slower than the 0.2 s floor
+    on a busy machine, which ``slow`` makes certain) is the watchdog doing its job, not a verdict on
+    pausing."""
     config, store, _ = reference
     plan = prepare_training(
         config,
-        ["train.steps=100000", "checkpoint.every=0", "eval.every=0", "alerts.hang_after_s=0.2"],
+        ["train.steps=100000", "checkpoint.every=0", "eval.every=0", "alerts.hang_after_s=0.2", *slow],
         store=store,
     )
     job = start_training(plan, store)
@@ -561,10 +559,13 @@ def test_pause_and_checkpoint_now_from_the_monitor_controls(reference: tuple[Pat
     saved = next(e for e in job.events(timeout=30) if e.TYPE == "checkpoint_saved")
     assert 0 < saved.step < 100000  # checkpoint.every is 0: only the requested one comes before the end
     assert job.pause()
-    time.sleep(0.3)  # let the current step finish; then nothing moves
+    while not _in_pause(job):  # the current step finishes first
+        assert job.wait(0.02) is False
     paused_at = job.metrics.last_step.get(0)
-    time.sleep(0.6)  # longer than hang_after_s
-    assert job.metrics.last_step.get(0) == paused_at and not _alerts(job, "hang")
+    hangs_before_the_pause = len(_alerts(job, "hang"))
+    assert job.wait(1.0) is False  # five times hang_after_s, paused throughout
+    assert _in_pause(job) and job.metrics.last_step.get(0) == paused_at
+    assert _alerts(job, "hang")[hangs_before_the_pause:] == []
     job.resume()
     job.cancel()
     assert job.wait(60) and job.status == "cancelled"

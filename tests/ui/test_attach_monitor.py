@@ -39,8 +39,10 @@ async def test_a_growing_ocr_log_in_the_monitor_then_a_crash(make_app, tmp_path:
         screen = app.screen
         plot = screen.query_one(BraillePlot)
         await wait_for(pilot, lambda: any(s.label == "loss" and len(s.x) == 2 for s in plot._series))
-        log_text = "\n".join(screen.query_one(Log).lines)
-        assert "Initialize indexs of datasets" in log_text  # not an iteration line: kept as log text
+        # not an iteration line: kept as log text (read on the monitor's log worker)
+        await wait_for(
+            pilot, lambda: "Initialize indexs of datasets" in "\n".join(screen.query_one(Log).lines)
+        )
         _grow(log, lines[first + 2 : first + 6])  # three more iterations and a "save model" line arrive
         await wait_for(pilot, lambda: any(s.label == "loss" and len(s.x) == 5 for s in plot._series))
         assert {"data_wait_ms", "compute_ms", "loss_shrink_maps"} <= set(screen.metric_names())

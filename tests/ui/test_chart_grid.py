@@ -63,13 +63,14 @@ async def test_grid_enlarge_and_back(make_app, tmp_path: Path) -> None:  # type:
     app = make_app()
     async with app.run_test(size=(120, 28)) as pilot:  # short: not every chart fits, the grid scrolls
         app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
-        await pilot.pause(0.3)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.query_one(ChartGrid)
+        )
         screen = app.screen
-        assert isinstance(screen, MonitorScreen)
         await pilot.press("g")
-        await pilot.pause(0.3)
         grid = screen.query_one(ChartGrid)
-        assert grid.display and len(grid.charts) == 12
+        await wait_for(pilot, lambda: grid.display and any(not c.stale for c in grid.charts.values()))
+        assert len(grid.charts) == 12
         visible = [c for c in grid.charts.values() if not c.stale]
         assert 0 < len(visible) < 12  # only what is on screen was drawn
         assert grid.charts["sys/rss_mib"].stale  # the last row is below the fold
@@ -87,19 +88,16 @@ async def test_grid_enlarge_and_back(make_app, tmp_path: Path) -> None:  # type:
         screen.tick()  # nothing changed: nothing is redrawn
         assert grid.redraws == redraws
         grid.scroll_end(animate=False)
-        await pilot.pause(0.3)
-        assert grid.charts["sys/rss_mib"].stale is False  # drawn once scrolled into view
+        # Drawn once scrolled into view.
+        await wait_for(pilot, lambda: grid.charts["sys/rss_mib"].stale is False)
         grid.charts["lr"].focus()
         await pilot.press("z")
-        await pilot.pause(0.2)
-        assert grid.enlarged == "lr"
+        await wait_for(pilot, lambda: grid.enlarged == "lr")
         assert [k for k, c in grid.charts.items() if c.display] == ["lr"]
         await pilot.press("z")
-        await pilot.pause(0.2)
-        assert grid.enlarged is None and all(c.display for c in grid.charts.values())
+        await wait_for(pilot, lambda: grid.enlarged is None and all(c.display for c in grid.charts.values()))
         await pilot.press("g")
-        await pilot.pause(0.2)
-        assert not grid.display
+        await wait_for(pilot, lambda: not grid.display)
 
 
 def test_grid_snapshot_fifteen_metrics(make_app, tmp_path: Path, snap_compare) -> None:  # type: ignore[no-untyped-def]
@@ -107,7 +105,9 @@ def test_grid_snapshot_fifteen_metrics(make_app, tmp_path: Path, snap_compare) -
 
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
-        await pilot.pause(0.3)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.query_one(ChartGrid)
+        )
         await pilot.press("g")
         app.screen.set_focus(None)  # no chart focused: the picture does not depend on focus order
         await _drawn(pilot)
@@ -120,7 +120,9 @@ def test_grid_snapshot_enlarged_chart(make_app, tmp_path: Path, snap_compare) ->
 
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
-        await pilot.pause(0.3)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.query_one(ChartGrid)
+        )
         await pilot.press("g")
         await _drawn(pilot)
         app.screen.query_one(ChartGrid).charts["loss"].focus()
@@ -148,26 +150,25 @@ async def test_smoothing_log_scale_and_window(make_app, tmp_path: Path) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
-        await pilot.pause(0.3)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.query_one(ChartGrid)
+        )
         await pilot.press("g")
-        await pilot.pause(0.3)
         grid = app.screen.query_one(ChartGrid)
+        await wait_for(pilot, lambda: grid.display and not grid.charts["loss"].stale)
         await pilot.press("m")
-        await pilot.pause(0.2)
         loss = grid.charts["loss"]
-        assert grid.view.smoothing == 0.6
+        await wait_for(pilot, lambda: grid.view.smoothing == 0.6 and len(loss._series) == 4)
         assert [s.label for s in loss._series] == ["", "loss", "", "eval/loss"]  # raw (faint) beside each
         assert loss._series[0].color.endswith(" dim")
         raw, smooth = loss._series[0].y, loss._series[1].y
         assert np.abs(np.diff(smooth)).sum() < np.abs(np.diff(raw)).sum()
         await pilot.press("l")
-        await pilot.pause(0.2)
-        assert grid.view.log_y and loss.y_log
+        await wait_for(pilot, lambda: grid.view.log_y and loss.y_log)
         assert any("e" in line.plain[:8] or line.plain[:8].strip() for line in loss.render_lines_text(50, 8))
         await pilot.press("w")
-        await pilot.pause(0.2)
-        assert grid.view.window == 100
-        assert float(loss._series[1].x.min()) >= 200.0  # the last 100 steps of 300
+        # The last 100 steps of 300.
+        await wait_for(pilot, lambda: grid.view.window == 100 and float(loss._series[1].x.min()) >= 200.0)
 
 
 def test_grid_snapshot_smoothing_and_log_scale(make_app, tmp_path: Path, snap_compare) -> None:  # type: ignore[no-untyped-def]
@@ -175,7 +176,9 @@ def test_grid_snapshot_smoothing_and_log_scale(make_app, tmp_path: Path, snap_co
 
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
-        await pilot.pause(0.3)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.query_one(ChartGrid)
+        )
         await pilot.press("g")
         await _drawn(pilot)
         # The keys (m, l) are tested above; set the view directly so no notice toast is in the picture.
@@ -210,7 +213,10 @@ async def test_every_chart_has_short_y_and_x_ticks_at_80x24_and_120x40(make_app,
         app = make_app()
         async with app.run_test(size=size) as pilot:
             app.open_in_monitor(FifteenMetricJob(tmp_path / f"fifteen-{size[0]}"))
-            await pilot.pause(0.3)
+            await wait_for(
+                pilot,
+                lambda: isinstance(pilot.app.screen, MonitorScreen) and pilot.app.screen.query_one(ChartGrid),
+            )
             await pilot.press("g")
             await _drawn(pilot)
             grid = app.screen.query_one(ChartGrid)
@@ -274,7 +280,9 @@ async def test_focused_chart_is_redrawn_more_often_than_the_rest(make_app, tmp_p
     async with app.run_test(size=(120, 40)) as pilot:
         job = GrowingJob(tmp_path / "growing")
         app.open_in_monitor(job)
-        await pilot.pause(0.3)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.query_one(ChartGrid)
+        )
         await pilot.press("g")
         await _drawn(pilot)
         grid = app.screen.query_one(ChartGrid)
@@ -317,7 +325,9 @@ async def test_the_cursor_reads_a_long_series_exactly_not_its_envelope(make_app,
     async with app.run_test(size=(120, 40)) as pilot:
         job = LongJob(tmp_path / "long")
         app.open_in_monitor(job)
-        await pilot.pause(0.3)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.query_one(ChartGrid)
+        )
         await pilot.press("g")
         await _drawn(pilot)
         grid = app.screen.query_one(ChartGrid)

@@ -98,9 +98,8 @@ async def test_a_precomputed_result_is_shown_path_by_path(tmp_path: Path) -> Non
     async with app.run_test(size=(140, 50)) as pilot:
         screen = await _compare_screen(pilot)
         screen.show_result(RESULT)
-        await pilot.pause(0.2)
         table = screen.query_one("#paths", DataTable)
-        assert table.row_count == 4
+        await wait_for(pilot, lambda: table.row_count == 4)
         assert str(table.get_cell("dygraph_train", "status")) == "differs (expected)"
         assert str(table.get_cell("predictor_ir_on", "status")) == "OUT OF TOLERANCE"
         assert str(table.get_cell("onnxruntime", "status")) == "skipped"
@@ -112,13 +111,12 @@ async def test_a_precomputed_result_is_shown_path_by_path(tmp_path: Path) -> Non
         # Moving through the paths shows each one's histogram; latency bars list every path and batch.
         table.focus()
         table.move_cursor(row=2)
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: "predictor_ir_on: per-element" in _text(screen, "#compare-detail"))
         detail = _text(screen, "#compare-detail")
         assert "predictor_ir_on: per-element" in detail and "40" in detail
         assert "dygraph_eval" in detail and "batch_8" in detail
         table.move_cursor(row=3)
-        await pilot.pause(0.1)
-        assert "paddle2onnx not installed" in _text(screen, "#compare-detail")
+        await wait_for(pilot, lambda: "paddle2onnx not installed" in _text(screen, "#compare-detail"))
         assert screen.query_one("#checkpoints", DataTable).row_count == 0
 
 
@@ -149,10 +147,9 @@ async def test_a_load_test_result_shows_the_figures_and_the_latency_distribution
     async with app.run_test(size=(140, 50)) as pilot:
         screen = await _compare_screen(pilot)
         await pilot.press("l")  # no checkpoint picked: says what to do, starts nothing
-        await pilot.pause(0.1)
-        assert "pick a run" in _text(screen, "#compare-serve")
+        await wait_for(pilot, lambda: "pick a run" in _text(screen, "#compare-serve"))
         screen.show_loadtest(doc, histogram)
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: "r1@step-6" in _text(screen, "#compare-serve"))
         text = _text(screen, "#compare-serve")
     assert "r1@step-6" in text and "198/200 ok" in text and "152.0 req/s" in text and "p99 39.1 ms" in text
     assert "429×2" in text and "loadtest-x-c4.md" in text

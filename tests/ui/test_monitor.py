@@ -11,7 +11,7 @@ from tests.ui.waiting import wait_for
 from workbench.demo import start_demo_job
 from workbench.runs import RunStore
 from workbench.screens.dialogs import RunPickerScreen
-from workbench.screens.monitor import MonitorScreen, format_eta, progress_bar
+from workbench.screens.monitor import MonitorScreen
 from workbench.screens.widgets.plot import BraillePlot
 
 
@@ -23,17 +23,15 @@ async def test_metric_keys_ranks_and_axis(make_app, tmp_path: Path) -> None:  # 
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         app.open_in_monitor(ScriptedJob(tmp_path / "scripted", ranks=2))
-        await pilot.pause(0.6)
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
         screen = app.screen
-        assert isinstance(screen, MonitorScreen)
-        assert _labels(screen) == ["loss r0", "loss r1", "eval/loss"]  # one curve per rank, val overlaid
+        # One curve per rank, val overlaid.
+        await wait_for(pilot, lambda: _labels(screen) == ["loss r0", "loss r1", "eval/loss"])
         await pilot.press("right_square_bracket")
-        await pilot.pause(0.2)
-        assert _labels(screen) == ["lr r0", "lr r1"]
+        await wait_for(pilot, lambda: _labels(screen) == ["lr r0", "lr r1"])
         first_x = screen.query_one(BraillePlot)._series[0].x[-1]
         await pilot.press("x")
-        await pilot.pause(0.2)
-        assert screen.x_axis == "samples"
+        await wait_for(pilot, lambda: screen.x_axis == "samples")
         assert screen.query_one(BraillePlot)._series[0].x[-1] == first_x * 32  # batch_size from the config
 
 
@@ -44,10 +42,9 @@ async def test_pause_on_a_run_of_another_process_says_it_cannot(make_app, tmp_pa
         job.lifecycle.pop()  # still "running" from the monitor's point of view
         job._done.clear()
         app.open_in_monitor(job)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.job is not None)
         await pilot.press("p")
-        await pilot.pause(0.2)
-        assert any("another process" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any("another process" in n.message for n in app._notifications))
 
 
 async def test_overlay_a_stored_run_on_the_same_axes(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -56,24 +53,18 @@ async def test_overlay_a_stored_run_on_the_same_axes(make_app, tmp_path: Path) -
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         app.open_in_monitor(ScriptedJob(tmp_path / "scripted"))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.job is not None)
         await pilot.press("o")
-        await pilot.pause(0.3)
-        assert isinstance(app.screen, RunPickerScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, RunPickerScreen))
         app.screen.query_one(OptionList).highlighted = 0
         await pilot.press("enter")
         await wait_for(pilot, lambda: any(baseline.run_id[-20:] in label for label in _labels(app.screen)))
         assert isinstance(app.screen, MonitorScreen)
         assert any(baseline.run_id[-20:] in label for label in _labels(app.screen))
         await pilot.press("o")  # o again removes it
-        await pilot.pause(0.2)
-        assert not any(baseline.run_id[-20:] in label for label in _labels(app.screen))
-
-
-def test_progress_and_eta_formatting() -> None:
-    assert progress_bar(50, 100, cells=10) == "█████░░░░░"
-    assert progress_bar(500, 100, cells=4) == "████"
-    assert format_eta(59) == "0:59" and format_eta(3725) == "1:02:05"
+        await wait_for(
+            pilot, lambda: not any(baseline.run_id[-20:] in label for label in _labels(app.screen))
+        )
 
 
 async def test_log_pane_shows_whole_lines_once_even_when_utf8_is_split(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -88,12 +79,41 @@ async def test_log_pane_shows_whole_lines_once_even_when_utf8_is_split(make_app,
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         app.open_in_monitor(ScriptedJob(run_dir))
-        await pilot.pause(0.6)
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, MonitorScreen) and "第一行 ok" in app.screen.query_one(Log).lines,
+        )
         with open(log, "ab") as fh:
             fh.write(text[split:])
         screen = app.screen
-        assert isinstance(screen, MonitorScreen)
-        screen.tick()
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: "第二行 done" in screen.query_one(Log).lines)
         lines = [line for line in screen.query_one(Log).lines if line]
         assert lines == ["第一行 ok", "第二行 done"]
+
+
+async def test_the_log_pane_reads_the_file_off_the_ui_thread(make_app, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import threading
+
+    from textual.widgets import Log
+
+    from workbench.logtail import LogTail
+
+    readers: list[str] = []
+    read = LogTail.read
+
+    def recording_read(self: LogTail) -> str:
+        readers.append(threading.current_thread().name)
+        return read(self)
+
+    monkeypatch.setattr(LogTail, "read", recording_read)
+    run_dir = tmp_path / "scripted"
+    run_dir.mkdir()
+    (run_dir / "logs.txt").write_text("first line\n", encoding="utf-8")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_in_monitor(ScriptedJob(run_dir))
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, MonitorScreen) and "first line" in app.screen.query_one(Log).lines,
+        )
+    assert readers and threading.main_thread().name not in readers

@@ -7,9 +7,11 @@ from pathlib import Path
 from rich.console import Console
 
 from tests.ui.scripted import ScriptedJob
+from tests.ui.waiting import wait_for
 from workbench.events import RunFailed
 from workbench.parallel.ranks import RankWatch
 from workbench.screens.monitor import MonitorScreen
+from workbench.screens.widgets.plot import BraillePlot
 from workbench.screens.widgets.ranks import RankTable
 
 
@@ -32,9 +34,9 @@ async def test_rank_table_shows_every_rank_with_its_log_line_and_the_failed_rank
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         app.open_in_monitor(job)
-        await pilot.pause(0.6)
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen))
         screen = app.screen
-        assert isinstance(screen, MonitorScreen)
+        await wait_for(pilot, lambda: "waiting in all_reduce" in _text(screen.query_one(RankTable)))
         table = screen.query_one(RankTable)
         assert table.display
         text = _text(table)
@@ -47,8 +49,10 @@ async def test_rank_table_is_hidden_for_one_rank(make_app, tmp_path: Path) -> No
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         app.open_in_monitor(ScriptedJob(tmp_path / "one"))
-        await pilot.pause(0.6)
-        assert not app.screen.query_one(RankTable).display
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.job is not None)
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.query_one(BraillePlot)._series)  # the run is drawn
+        assert not screen.query_one(RankTable).display
 
 
 def test_rank_watch_calls_a_quiet_rank_stalled(tmp_path: Path) -> None:

@@ -104,7 +104,7 @@ async def test_keys_change_the_plan_yaml_findings_and_estimate_and_save_keeps_co
         assert _placements(screen, "conv2.weight") == "Shard(0)"
 
         await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: 'placements: ["Shard(0)"]' in plan.read_text())
     saved = plan.read_text()
     assert saved.startswith("# Tensor parallel (Megatron-style)")  # the user's comments survive
     assert "# fc1.weight Shard(1), fc1.bias Shard(0)" in saved
@@ -125,8 +125,7 @@ async def test_typing_an_invalid_placement_shows_a_located_finding(make_app, tmp
         findings = _plain(screen.query_one("#plan-findings", Static))
         assert "not divisible by 3 ranks" in findings and "fc1" in findings
         await pilot.press("n")  # an invalid plan does not run
-        await pilot.pause(0.2)
-        assert any("nothing was started" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any("nothing was started" in n.message for n in app._notifications))
 
 
 def _stored_run(store, name: str, config: dict, losses: list[float]) -> None:  # type: ignore[no-untyped-def]

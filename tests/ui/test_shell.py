@@ -10,9 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from textual.command import CommandList, CommandPalette
 from textual.widgets import Footer, Static
 from textual.widgets._footer import FooterKey
 
+from tests.ui.waiting import wait_for
 from workbench.i18n import set_language, t
 from workbench.screens.dialogs import HelpScreen, TooSmallScreen
 from workbench.screens.modes import MODES, ordered_modes
@@ -29,8 +31,7 @@ async def test_every_mode_at_80x24_help_scrolls_to_its_last_key_and_the_footer_f
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press(str(MODE_NAMES.index(mode) + 1))
-        await pilot.pause(0.2)
-        assert app.current_mode == mode
+        await wait_for(pilot, lambda: app.current_mode == mode)
         assert not isinstance(app.screen, TooSmallScreen)
         # The footer: every key shown lies fully inside the width, help and quit are among them.
         keys = _footer_keys(app)
@@ -44,8 +45,7 @@ async def test_every_mode_at_80x24_help_scrolls_to_its_last_key_and_the_footer_f
             assert all(key.region.right <= palette[0].region.x for key in plain)
         # Help: opens, scrolls with the keyboard, reaches its end (the modes table's last row).
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, HelpScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         scroll = app.screen.query_one("#help-scroll")
         box = app.screen.query_one("#help-box")
         hint = app.screen.query(".dim").last()
@@ -54,14 +54,11 @@ async def test_every_mode_at_80x24_help_scrolls_to_its_last_key_and_the_footer_f
         assert box.region.bottom <= 24
         assert scroll.max_scroll_y > 0  # 24 rows do not hold it all: it must scroll
         await pilot.press("pagedown")
-        await pilot.pause(0.1)
-        assert scroll.scroll_y > 0
+        await wait_for(pilot, lambda: scroll.scroll_y > 0)
         await pilot.press("end")
-        await pilot.pause(0.2)
-        assert scroll.scroll_y == scroll.max_scroll_y
+        await wait_for(pilot, lambda: scroll.scroll_y == scroll.max_scroll_y)
         await pilot.press("home")
-        await pilot.pause(0.2)
-        assert scroll.scroll_y == 0
+        await wait_for(pilot, lambda: scroll.scroll_y == 0)
         await pilot.press("escape")
         await pilot.pause()
         assert app.current_mode == mode and not isinstance(app.screen, HelpScreen)
@@ -76,7 +73,7 @@ async def test_help_is_built_from_the_bindings_of_the_screen_it_was_opened_on(ma
         assert ("r", t("ui.key.refresh")) in runs_keys  # the Runs `r` key help used to leave out
         assert any(text == t("ui.key.quit") for _key, text in global_keys)
         await pilot.press("2")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: app.current_mode == MODE_NAMES[1])
         env_keys, _ = help_rows(app.screen)
         env_descriptions = {text for _key, text in env_keys}
         for key in (
@@ -88,8 +85,7 @@ async def test_help_is_built_from_the_bindings_of_the_screen_it_was_opened_on(ma
             assert t(key) in env_descriptions, key
         assert any(display == "shift+r" for display, _text in env_keys)
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, HelpScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert app.screen._screen_keys == env_keys
 
 
@@ -98,11 +94,9 @@ async def test_escape_on_modes_3_5_6_goes_back_to_runs(make_app) -> None:  # typ
     async with app.run_test(size=(80, 24)) as pilot:
         for name in ("plan", "compare", "wizard"):
             await pilot.press(str(MODE_NAMES.index(name) + 1))
-            await pilot.pause(0.1)
-            assert app.current_mode == name
+            await wait_for(pilot, lambda name=name: app.current_mode == name)
             await pilot.press("escape")
-            await pilot.pause(0.1)
-            assert app.current_mode == "runs"
+            await wait_for(pilot, lambda: app.current_mode == "runs")
 
 
 @pytest.mark.parametrize("key", ["q", "ctrl+c"])
@@ -114,8 +108,7 @@ async def test_too_small_notice_states_sizes_and_quits_with_q_and_ctrl_c(make_ap
         text = str(app.screen.query_one("#too-small", Static).render())
         assert "70×20" in text and "80×24" in text and "q" in text and "ctrl+c" in text
         await pilot.resize_terminal(75, 22)
-        await pilot.pause(0.2)
-        assert "75×22" in str(app.screen.query_one("#too-small", Static).render())
+        await wait_for(pilot, lambda: "75×22" in str(app.screen.query_one("#too-small", Static).render()))
         await pilot.press(key)
         await pilot.pause(0.2)
     assert app.return_code == 0
@@ -127,7 +120,7 @@ async def test_palette_screenshot_lands_in_the_workspace_and_says_where(make_app
         commands = list(app.get_system_commands(app.screen))
         screenshot = next(c for c in commands if c.title == t("ui.sys.screenshot"))
         screenshot.callback()
-        await pilot.pause(0.4)
+        await wait_for(pilot, lambda: any("screenshots" in str(n.message) for n in app._notifications))
         shots = list((app.workspace / "screenshots").glob("*.svg"))
         assert len(shots) == 1 and shots[0].read_text(encoding="utf-8").startswith("<svg")
         assert any(str(shots[0]) in str(n.message) for n in app._notifications)
@@ -142,12 +135,11 @@ async def test_chinese_palette_system_entries_footer_hint_and_ctrl_c_toast(make_
         palette = [key for key in _footer_keys(app) if "-command-palette" in key.classes]
         assert palette and palette[0].description == "命令面板"
         await pilot.press("ctrl+c")
-        await pilot.pause(0.2)
-        messages = [str(n.message) + str(n.title) for n in app._notifications]
-        assert any("按 q 退出" in m for m in messages), messages
+        await wait_for(
+            pilot, lambda: any("按 q 退出" in str(n.message) + str(n.title) for n in app._notifications)
+        )
         await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
-        assert "搜索命令" in str(app.screen.query_one("Input").placeholder)
+        await wait_for(pilot, lambda: "搜索命令" in str(app.screen.query_one("Input").placeholder))
 
 
 async def test_palette_theme_list_shows_our_themes_under_the_cli_names(make_app) -> None:  # type: ignore[no-untyped-def]
@@ -157,7 +149,9 @@ async def test_palette_theme_list_shows_our_themes_under_the_cli_names(make_app)
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         app.search_themes()
-        await pilot.pause(0.2)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, CommandPalette) and app.screen.query_one(CommandList)
+        )
         provider = WorkbenchThemes(app.screen)
         names = [hit.display async for hit in provider.discover()]
         assert sorted(map(str, names)) == sorted(theme_choices()) == ["dark", "high-contrast", "light"]
@@ -213,12 +207,10 @@ async def test_a_mode_dropped_into_the_registry_folder_is_listed_reachable_and_i
         number = [name for name, _ in app.modes].index(example_mode) + 1
         assert number == 7
         await pilot.press(str(number))
-        await pilot.pause(0.2)
-        assert app.current_mode == example_mode
+        await wait_for(pilot, lambda: app.current_mode == example_mode)
         assert str(app.screen.query_one("#example-body", Static).render()) == "example body"
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, HelpScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert ("7", "mode.example", "mode.example.what") in app.screen._modes
         assert ("z", t("ui.key.refresh")) in app.screen._screen_keys
         assert any("mode.example" in name for name, _help, _cb in _actions(app))
@@ -262,12 +254,16 @@ def test_unknown_theme_is_refused_with_the_choices(tmp_path: Path) -> None:
 
 
 async def test_every_dialog_fits_80x24_with_its_close_hint_visible(make_app) -> None:  # type: ignore[no-untyped-def]
-    from workbench.screens.dialogs import ConfirmScreen, ErrorScreen, RunPickerScreen, TrainConfigScreen
+    from workbench.screens.dialogs import ErrorScreen, QuitScreen, RunPickerScreen, TrainConfigScreen
 
     long_text = "\n".join(f"line {n}: " + "x" * 120 for n in range(80))
     dialogs = [
         ErrorScreen("A background task failed", long_text),
-        ConfirmScreen("Quit while training?", "Still running: " + ", ".join(f"run-{n}" for n in range(40))),
+        QuitScreen(
+            "Quit while training?",
+            "Still running: " + ", ".join(f"run-{n}" for n in range(40)),
+            can_detach=True,
+        ),
         RunPickerScreen("Overlay which run?", [(f"run-{n}", f"run-{n}  finished") for n in range(40)]),
         TrainConfigScreen([f"sample_configs/train_{n}.yaml" for n in range(30)]),
     ]
@@ -275,7 +271,9 @@ async def test_every_dialog_fits_80x24_with_its_close_hint_visible(make_app) -> 
     async with app.run_test(size=(80, 24)) as pilot:
         for dialog in dialogs:
             app.push_screen(dialog)
-            await pilot.pause(0.2)
+            await wait_for(
+                pilot, lambda dialog=dialog: app.screen is dialog and dialog.query(".dim").last().region
+            )
             box = dialog.query_one(".modal-box")
             assert box.region.right <= 80 and box.region.bottom <= 24, (type(dialog).__name__, box.region)
             hint = dialog.query(".dim").last()

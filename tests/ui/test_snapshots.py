@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.ui.scripted import ScriptedJob
+from tests.ui.waiting import wait_for
 from workbench.i18n import set_language
 from workbench.screens.app import WorkbenchApp
 
@@ -27,6 +28,7 @@ def test_monitor_with_a_scripted_failed_run(snap_compare, make_app, tmp_path: Pa
 
     async def open_scripted(pilot) -> None:  # type: ignore[no-untyped-def]
         app.open_in_monitor(ScriptedJob(tmp_path / "scripted-run"))
-        await pilot.pause(0.6)
+        await wait_for(pilot, lambda: app.screen.query_one("#monitor-failure").display)  # however busy
+        await pilot.pause(0.6)  # then one monitor tick, so every pane has drawn it
 
     assert snap_compare(app, run_before=open_scripted, terminal_size=(120, 40))

@@ -86,8 +86,7 @@ async def test_system_pane_on_this_cpu_machine(make_app) -> None:  # type: ignor
             side = _text(screen.query_one("#monitor-values", Static))
             assert "loss" in side and "sys/" not in side
             await pilot.press("y")
-            await pilot.pause(0.1)
-            assert not pane.display
+            await wait_for(pilot, lambda: not pane.display)
         finally:
             job.cancel()
             assert job.wait(60)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.ui.scripted import ScriptedJob
+from tests.ui.waiting import wait_for
 from workbench.screens.app import WorkbenchApp
 from workbench.themes import theme_choices
 
@@ -23,7 +24,8 @@ def test_monitor_at_256_colours(snap_compare, make_app, tmp_path: Path, theme: s
 
     async def open_scripted(pilot) -> None:  # type: ignore[no-untyped-def]
         app.open_in_monitor(ScriptedJob(tmp_path / "scripted-run"))
-        await pilot.pause(0.6)
+        await wait_for(pilot, lambda: app.screen.query_one("#monitor-failure").display)  # however busy
+        await pilot.pause(0.6)  # then one monitor tick, so every pane has drawn it
 
     assert snap_compare(app, run_before=open_scripted, terminal_size=(100, 30))
 

@@ -99,15 +99,13 @@ async def test_back_a_step_and_a_text_answer(tmp_path: Path) -> None:
         await _pick(pilot, "#wizard-choices", "vision")
         assert screen.walk.step.id == "customise"
         await pilot.press("b")
-        await pilot.pause(0.05)
-        assert screen.walk.step.id == "task"
+        await wait_for(pilot, lambda: screen.walk.step.id == "task")
         assert "task" in _text(screen, "#wizard-prompt").lower()
         await _pick(pilot, "#wizard-problems", "op_unsupported")
         await _pick(pilot, "#wizard-choices", "onnx")
         screen.query_one("#wizard-text", TextArea).insert("multiclass_nms3, roi_align")
         await pilot.press("ctrl+s")
-        await pilot.pause(0.05)
-        assert screen.walk.done
+        await wait_for(pilot, lambda: screen.walk.done)
         assert "multiclass_nms3" in _text(screen, "#wizard-evidence")
 
 
@@ -128,8 +126,7 @@ async def test_pasted_error_is_diagnosed_and_followed_into_its_flow(tmp_path: Pa
         assert "imports.glibcxx" in finding and "GLIBCXX_3.4.30" in finding
         assert screen.suggested_flow == "import_fails"
         await pilot.press("f")
-        await pilot.pause(0.05)
-        assert screen.walk is not None and screen.walk.flow_id == "import_fails"
+        await wait_for(pilot, lambda: screen.walk is not None and screen.walk.flow_id == "import_fails")
 
 
 async def test_newest_failed_run_opens_into_its_diagnosis_and_flow(tmp_path: Path) -> None:
@@ -147,5 +144,4 @@ async def test_newest_failed_run_opens_into_its_diagnosis_and_flow(tmp_path: Pat
         assert "numpy_compat.scalar_conversion" in _text(screen, "#wizard-finding")
         assert screen.suggested_flow == "import_fails"
         await pilot.press("f")
-        await pilot.pause(0.05)
-        assert screen.walk is not None and screen.walk.flow_id == "import_fails"
+        await wait_for(pilot, lambda: screen.walk is not None and screen.walk.flow_id == "import_fails")
