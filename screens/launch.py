@@ -33,9 +33,15 @@ def run_tui(settings: WorkbenchSettings, demo: bool = False, open_run: str | Non
     try:
         capture = start_process_capture()
         CapturedTerminalDriver.terminal_fd = capture.terminal_fd
-        # C-level output (glog, child processes) written while no run is active lands here; each run's
-        # own output also goes to its logs.txt. Python-level prints of non-job threads are Textual's.
-        capture.add_sink(lambda text: (session_log.write(text), session_log.flush()))
+
+        def to_session_log(text: str) -> None:
+            # C-level output (glog, child processes) written while no run is active lands here; each
+            # run's own output also goes to its logs.txt. Python-level prints of non-job threads are
+            # Textual's.
+            session_log.write(text)
+            session_log.flush()
+
+        capture.add_sink(to_session_log)
         app = WorkbenchApp(
             settings=settings, seed_demo=demo, driver_class=CapturedTerminalDriver, open_run=open_run
         )

@@ -183,7 +183,7 @@ class RunsScreen(WorkbenchScreen):
     def __init__(self) -> None:
         super().__init__()
         self._runs: list[RunSummary] = []
-        self._shown: list[tuple[object, ...]] | None = None
+        self._shown: list[tuple[str, str, int | None, float | None]] | None = None
         self._detail_for: tuple[object, ...] | None = None
         self._dataset_for: str | None = None  # the run whose dataset report (k) the detail pane shows
         self._steps: list[PathStep] = []
