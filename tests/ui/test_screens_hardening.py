@@ -311,6 +311,10 @@ async def test_x_axis_samples_only_for_runs_with_a_batch_size(make_app, tmp_path
         assert job.wait(30)
 
 
+def _line(table: DataTable, y: int) -> str:
+    return "".join(segment.text for segment in table.render_line(y))
+
+
 async def test_runs_table_keeps_status_and_last_step_in_view_at_80x24(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert start_demo_job(RunStore(tmp_path / "ws"), steps=7, step_s=0).wait(30)
     app = make_app()
@@ -318,7 +322,8 @@ async def test_runs_table_keeps_status_and_last_step_in_view_at_80x24(make_app, 
         screen = app.screen
         table = screen.query_one(DataTable)
         await _wait_for(pilot, lambda: table.row_count == 1)
-        await _wait_for(pilot, lambda: " 7 " in "".join(s.text for s in table.render_line(1)))
+        # The columns settle once the detail panel has taken its width: wait for the whole row.
+        await _wait_for(pilot, lambda: "finished" in _line(table, 1) and " 7 " in _line(table, 1))
         header = "".join(s.text for s in table.render_line(0))
         row = "".join(s.text for s in table.render_line(1))
         assert "Status" in header and "Last step" in header
@@ -420,7 +425,8 @@ async def test_runs_table_shows_whole_status_and_last_step_of_a_long_run_id_at_8
         async with app.run_test(size=(80, 24)) as pilot:
             table = app.screen.query_one(DataTable)
             await _wait_for(pilot, lambda: table.row_count == 1)
-            await _wait_for(pilot, lambda: " 300 " in "".join(s.text for s in table.render_line(1)))
+            # The columns settle once the detail panel has taken its width: wait for the whole row.
+            await _wait_for(pilot, lambda: handle.run_id in _line(table, 1) and " 300 " in _line(table, 1))
             header = "".join(s.text for s in table.render_line(0))
             row = "".join(s.text for s in table.render_line(1))
             assert t("runs.col.status") in header and t("runs.col.step") in header
