@@ -63,7 +63,9 @@ def test_plan_export_into_a_folder_with_an_earlier_export_keeps_the_users_files(
     out.mkdir()
     (out / "launch.sh").write_text("# my edited launch script\n")
     sample = Path(__file__).resolve().parents[2] / "sample_configs" / "plan_cls_dp.yaml"
-    result = wb(tmp_path, "plan", "export", str(sample), "--output", str(out))
+    # The plan check builds the model on demo data: a small set in tmp, never beside the sample configs.
+    data = ["-o", f"data.dir={tmp_path / 'data'}", "-o", "data.demo={train: 32, val: 8, seed: 0}"]
+    result = wb(tmp_path, "plan", "export", str(sample), "--output", str(out), *data)
     assert result.returncode == 2, result.stdout + result.stderr
     said = " ".join((result.stdout + result.stderr).split())
     assert str(out) in said and "launch.sh already there" in said
