@@ -28,6 +28,7 @@ from workbench.parallel.apply import RankPlan
 from workbench.parallel.validate import PlanReport
 from workbench.parallel.worker import PHASES, read_progress
 from workbench.runner import start_in_process
+from workbench.runner.deaths import tail_lines
 from workbench.runner.job import Job
 from workbench.runner.launched import LaunchedJob
 from workbench.runs import RunStore
@@ -51,7 +52,6 @@ if __name__ == "__main__":  # a spawned helper process (e.g. the dataset checker
 """
 
 STACK_WAIT_S = 2.0
-LOG_LINES = 12
 STOP_LEAD_S = 2.0
 """A cancelled run's ranks stop after the step they reach this long after the request (at least two
 steps on): far enough ahead that every rank still has it in front of it when it reads the request."""
@@ -82,17 +82,6 @@ def launcher_argv(
         sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", str(nproc),
         "--log_dir", str(log_dir), *extra, str(script), *args,
     ]  # fmt: skip
-
-
-def _tail_lines(path: Path, count: int) -> list[str]:
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            fh.seek(max(0, fh.tell() - 16_000))
-            text = fh.read().decode("utf-8", "replace")
-    except OSError:
-        return []
-    return [line for line in text.splitlines() if line.strip()][-count:]
 
 
 class ParallelJob(LaunchedJob):
@@ -165,7 +154,7 @@ class ParallelJob(LaunchedJob):
         )
         details = [error, ""]
         stack = self._stack(rank)
-        log = _tail_lines(self.run_dir / "ranks" / "log" / f"workerlog.{rank}", LOG_LINES)
+        log = tail_lines(self.run_dir / "ranks" / "log" / f"workerlog.{rank}")
         details.append(t("parallel.stalled.log", rank=rank))
         details.extend(log or ["-"])
         details.append("")

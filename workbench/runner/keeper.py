@@ -23,8 +23,7 @@ from types import FrameType
 
 from workbench.runner.launched import AdoptedProcess, LaunchedJob, reopen_run
 from workbench.runs import read_run_config
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+from workbench.stop_signals import STOP_SIGNALS
 
 
 def adopt(

@@ -38,6 +38,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from workbench.stop_signals import STOP_SIGNALS
+
 RUN_DIR_ENV = "PADDLE_WORKBENCH_RUN_DIR"
 OWNER_ENV = "PADDLE_WORKBENCH_OWNER"
 """``<pid>:<start time>`` of the workbench process that launched the job."""
@@ -49,7 +51,6 @@ SUPERVISOR_PID_FILE = "supervisor.pid"
 OWNER_FILE = "owner"
 """``ranks/owner``: the token of the process that owns the job now, when it was handed over."""
 CANCELLED_CODE = 130
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _PR_SET_PDEATHSIG = 1
 
 

@@ -42,9 +42,9 @@ from workbench.serve.predictor import GuardedPredictor
 from workbench.serve.preprocess import Preprocessor
 from workbench.serve.protocol import MAX_HEADER_BYTES, ConnectionLimits, guarded_protocol
 from workbench.serve.source import ServedExport
+from workbench.stop_signals import STOP_SIGNALS
 
 LOG_FILE = "serve.log"
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 FORCE_AFTER_CANCEL_S = 5.0
 """After cancelling at the stop deadline: how long to wait for the cancelled requests before leaving."""
 

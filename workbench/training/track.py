@@ -67,6 +67,7 @@ from workbench.runs import (
     make_private_dir,
     read_run_doc,
 )
+from workbench.stop_signals import STOP_SIGNALS
 
 RANKS_WAIT_S = 5.0
 """How long rank 0, when it ends, waits for the other ranks' final events to decide the run's outcome."""
@@ -84,7 +85,6 @@ _hooks_installed = False
 _escaped: tuple[type[BaseException], BaseException] | None = None
 _stop_signal: int | None = None  # the stop signal that ended a launcher rank's script
 _signals_before_paddle = False  # our handlers went in before `import paddle`, which replaces SIGTERM's
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def _as_float(value: Any) -> float:
