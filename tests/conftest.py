@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
 
 from workbench.i18n import set_language
 from workbench.runs import RunStore
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give the commands the tests start Ctrl-C as a terminal gives it, however the suite was started.
+
+    A shell starts a background job (``cmd &`` without job control: a CI script, a nohup-like wrapper)
+    with SIGINT ignored, every process it starts inherits that, and Python installs no Ctrl-C handler in
+    a process that starts with SIGINT ignored: every test that presses Ctrl-C on a command would then
+    wait for an exit that never comes. Resetting it here (each xdist worker runs this too) makes the
+    children start with the default.
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
