@@ -3,9 +3,15 @@
 :class:`LogFollower` keeps a byte offset and never parses a line before its newline arrived, so it can
 follow a file the kit is still appending to (the same discipline as :class:`workbench.runs.EventTailer`).
 Each complete line goes to the format's ``parse_line``: a per-iteration line becomes one metric row at
-its global step (rank 0); anything else stays log text. A Python traceback ends the run as failed (a
-later iteration line clears it again: a data-loader worker may print one and training go on), the
-format's end marker or the last step of the last epoch ends it as finished.
+its global step (rank 0); an evaluation line (``parse_eval``) becomes ``eval/*`` values at the step of
+the iteration line before it; anything else stays log text, header lines that state the run's size
+(``parse_facts``) teaching the follower the epochs and iterations per epoch on the way.
+
+A Python traceback ends the run as failed (a later iteration line clears it again: a data-loader worker
+may print one and training go on). The run is finished once the last step of the last epoch was logged,
+or at the format's end marker — but only at one that belongs to no evaluation, in the last epoch:
+PaddleOCR prints ``best metric, …`` after every evaluation and once more when training is over. A later
+iteration line (training resumed into the same file) takes the ending back.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +32,14 @@ READ_LIMIT = 4 * 1024 * 1024
 
 _TRACEBACK = "Traceback (most recent call last):"
 _ERROR_LINE = re.compile(r"^(?:[\w.]+\.)?\w*(?:Error|Exception|Interrupt|Exit)\b:?")
+
+
+def _quietly(parse: Callable[[str], Mapping[str, float] | None], line: str) -> Mapping[str, float] | None:
+    """``parse(line)``, or ``None`` for a line that only looks like one the parser reads (it stays text)."""
+    try:
+        return parse(line)
+    except (ValueError, TypeError, IndexError, OverflowError):
+        return None
 
 
 @dataclass
@@ -53,6 +68,10 @@ class LogFollower:
     text_lines: int = 0
     rows: int = 0
     _partial: bytes = b""
+    _evals_unpaired: int = 0
+    """Evaluation lines since the last iteration line whose end-marker line has not come yet."""
+    _first_epoch: float | None = None
+    """The epoch of the first iteration line: 0 when the kit counts epochs from 0."""
     _traceback: list[str] | None = None
     _record_steps: dict[str, int] = field(default_factory=dict)
 
@@ -113,12 +132,24 @@ class LogFollower:
                 self.last_step = max(step, self.last_step or step)
                 self.rows += 1
 
+    def learn_facts(self, lines: Iterable[str]) -> None:
+        """Take the run's size from header lines (a tail-only scan reads the head for them)."""
+        for line in lines:
+            self._facts(line)
+
+    def _facts(self, line: str) -> None:
+        read = self.parser.parse_facts
+        facts = _quietly(read, line) if read is not None else None
+        if facts:
+            self.epochs = facts.get("epochs", self.epochs)
+            self.iters = facts.get("iters", self.iters)
+
     def _consume(self, line: str, now: float) -> bool:
         """One complete line; ``True`` when it was a metric row."""
-        try:
-            values = self.parser.parse_line(line) if line.strip() else None
-        except (ValueError, TypeError, IndexError, OverflowError):
-            values = None  # a line that only looks like an iteration line stays text
+        if not line.strip():
+            self._watch_for_crash(line)
+            return False
+        values = _quietly(self.parser.parse_line, line)
         if values:
             position = {k: v for k, v in values.items() if k in POSITION_KEYS}
             metrics = {k: v for k, v in values.items() if k not in POSITION_KEYS}
@@ -127,6 +158,8 @@ class LogFollower:
             if step is None:
                 step = (self.last_step or 0) + 1
             self.epoch = position.get("epoch", self.epoch)
+            if self._first_epoch is None:
+                self._first_epoch = self.epoch
             self.epochs = position.get("epochs", self.epochs)
             self.iters = position.get("iters", self.iters)
             self.iteration = position.get("iter", self.iteration)
@@ -135,12 +168,35 @@ class LogFollower:
             self.rows += 1
             self.crash = None  # training went on after the traceback (a worker's, say)
             self._traceback = None
+            self.ended = False  # ...and after an ending (a resumed run appends to the same file)
+            self._evals_unpaired = 0
             return True
+        evaluation = _quietly(self.parser.parse_eval, line) if self.parser.parse_eval else None
+        if evaluation:
+            self.metrics.record(0, self.last_step or 0, evaluation, now)
+            self.rows += 1
+            self._evals_unpaired += 1
+            return True
+        self._facts(line)
         self._watch_for_crash(line)
         marker = self.parser.end_marker
         if marker is not None and marker.search(line):
-            self.ended = True
+            self._end_marker()
         return False
+
+    def _end_marker(self) -> None:
+        """The format's end line: an evaluation's own (nothing ends), or the end of training."""
+        if self._evals_unpaired:
+            self._evals_unpaired -= 1
+            return
+        if self.last_step is None:
+            return  # a scan that began mid-evaluation: no iteration line yet to place an ending after
+        if self.epochs is None or self.epoch is None:
+            self.ended = True
+            return
+        last_epoch = self.epochs - 1 if self._first_epoch == 0 else self.epochs
+        if self.epoch >= last_epoch:
+            self.ended = True
 
     def _watch_for_crash(self, line: str) -> None:
         if line.lstrip().startswith(_TRACEBACK):  # Paddle's "C++ Traceback …" continues the same one

@@ -6,8 +6,9 @@ stays small and the log keeps growing where the kit writes it. Linking the same 
 the run made the first time. Nothing here writes to the kit's file.
 
 The run's status and last step come from the log itself (:func:`refresh_state`): ``failed`` when a
-traceback ends it, ``finished`` at the format's end marker or the last step of the last epoch,
-``running`` while the file still grows, ``interrupted`` once it stopped growing without an ending.
+traceback ends it, ``finished`` at the last step of the last epoch or at the format's end-of-training
+line (never at an evaluation's, :mod:`workbench.attach.follow`), ``running`` while the file still grows,
+``interrupted`` once it stopped growing without an ending.
 """
 
 from __future__ import annotations
@@ -161,6 +162,8 @@ def scan(run_dir: Path, *, tail_only: bool = False) -> LinkedLog:
         with contextlib.suppress(OSError), open(source, "rb") as fh:
             size = fh.seek(0, os.SEEK_END)
             if size > TAIL_BYTES:
+                fh.seek(0)
+                follower.learn_facts(fh.read(DETECT_BYTES).decode("utf-8", "replace").splitlines())
                 fh.seek(size - TAIL_BYTES)
                 head = fh.read(TAIL_BYTES)
                 follower.offset = size - TAIL_BYTES + head.find(b"\n") + 1  # from the first whole line

@@ -42,7 +42,7 @@ _RENAME = {
     "max_mem_reserved": "gpu_reserved_mib",
     "max_mem_allocated": "gpu_peak_mib",
 }
-_SKIP = frozenset({"avg_samples", "global_step", "time", "epoch", "step", "iter"})
+_SKIP = frozenset({"avg_samples", "samples", "global_step", "time", "epoch", "step", "iter"})
 
 
 def fields(text: str) -> list[tuple[str, float]]:
