@@ -316,7 +316,7 @@ def test_compare_cli_json_in_a_subprocess(runs: Runs) -> None:
     env = dict(os.environ, HOME=str(runs.root / "home"), PADDLE_WORKBENCH_LANG="en", GLOG_minloglevel="2")
     proc = subprocess.run(
         [sys.executable, "-m", "workbench", "--workspace", str(runs.store.workspace), "compare",
-         str(runs.cls), "--repeats", "2", "--json"],  # fmt: skip
+         str(runs.cls), "--repeat", "5", "--json"],  # fmt: skip
         capture_output=True, text=True, env=env, timeout=120,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -334,6 +334,18 @@ def test_compare_cli_json_in_a_subprocess(runs: Runs) -> None:
         } <= path.keys()
     for finding in doc["findings"]:
         assert {"id", "summary", "fix"} <= finding.keys()
+    # Latency: median and spread of 5 timed calls per path and batch size; an order only where spreads part.
+    timed = [p for p in doc["paths"] if p.get("latency")]
+    assert timed and all(
+        stats["samples"] == 5 and stats["p25"] <= stats["median"] <= stats["p75"] and stats["iqr"] >= 0
+        for path in [doc["reference"], *timed]
+        for stats in path["latency"].values()
+    )
+    comparison = doc["latency_comparison"]["batch_8"]
+    assert set(comparison["order"]) == {"dygraph_eval", *(p["name"] for p in timed)}
+    assert comparison["ranked"] == (not comparison["overlapping"])
+    assert ("no ranking is claimed" in comparison["note"]) == bool(comparison["overlapping"])
+    assert comparison["note"] in proc.stdout + Path(doc["reports"]["markdown"]).read_text()
     assert doc["matrix_rows"] and Path(doc["reports"]["markdown"]).is_file()
     assert textwrap.dedent(Path(doc["reports"]["markdown"]).read_text()).startswith("# Inference parity")
 

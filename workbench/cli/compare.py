@@ -1,4 +1,8 @@
-"""``paddle-workbench compare CONFIG_OR_RUN [--checkpoint STEP] [--json]``: train/inference parity.
+"""``paddle-workbench compare CONFIG_OR_RUN [--checkpoint STEP] [--repeat N] [--json]``: parity.
+
+Latency per path is the median and interquartile range of ``--repeat N`` timed calls after the warm-up
+(``--repeats`` is the same option); where two paths' ranges overlap the output says so and claims no
+order between them (``latency_comparison`` in ``--json``).
 
 Presentation only: :func:`workbench.inference.run_comparison` does the work. Exit codes: 0 every path
 (but the deliberate train-mode one) within tolerance and no failing finding, 1 the check found a
@@ -34,7 +38,12 @@ def compare_command() -> click.Command:
     @click.argument("config_or_run")
     @click.option("--checkpoint", "step", type=int, default=None, help=t("inference.cli.opt.checkpoint"))
     @click.option(
-        "--repeats", type=click.IntRange(1, 10_000), default=20, help=t("inference.cli.opt.repeats")
+        "--repeat",
+        "--repeats",
+        "repeats",
+        type=click.IntRange(1, 10_000),
+        default=20,
+        help=t("inference.cli.opt.repeats"),
     )
     @click.option(
         "--batch-size", type=click.IntRange(1, 100_000), default=None, help=t("inference.cli.opt.batch")
@@ -63,7 +72,7 @@ def compare_command() -> click.Command:
         json_mode: bool,
     ) -> None:
         from workbench.inference import CompareInputError, CompareOptions, run_comparison
-        from workbench.inference.report import write_report
+        from workbench.inference.report import latency_comparison, write_report
 
         console = human_console(json_mode)
 
@@ -115,19 +124,21 @@ def compare_command() -> click.Command:
                 ctx.exit(EXIT_BAD_INPUT)
         doc = result.to_dict()
         doc["reports"] = {"json": str(json_path), "markdown": str(md_path)}
+        doc["latency_comparison"] = latency_comparison(doc)
         console.print(
             t("inference.cli.header", run=result.run_dir.name, step=result.checkpoint["step"]), markup=False
         )
         for note in result.notes:
             console.print(f"  {note}", markup=False)
         table = Table(box=None, pad_edge=False)
-        for key in ("path", "status", "diff", "cosine", "agree", "latency", "load"):
+        for key in ("path", "status", "diff", "cosine", "agree", "latency", "iqr", "load"):
             table.add_column(t(f"inference.cli.col.{key}"), no_wrap=key == "path")
         n = doc["batch"]["size"]
         ref = result.reference["latency"]
         table.add_row(
             "dygraph_eval", "reference", "0", "1", "-",
-            f"{format_number(ref['batch_1']['median'])} / {format_number(ref[f'batch_{n}']['median'])}", "-",
+            f"{format_number(ref['batch_1']['median'])} / {format_number(ref[f'batch_{n}']['median'])}",
+            _spread(ref.get(f"batch_{n}")), "-",
         )  # fmt: skip
         for path in result.paths:
             status = path["status"]
@@ -144,9 +155,12 @@ def compare_command() -> click.Command:
                 format_number(path["cosine"], ".6f"),
                 format_number(agree, ".0%"),
                 f"{format_number(latency.get('batch_1', {}).get('median'))} / {format_number(latency.get(f'batch_{n}', {}).get('median'))}",
+                _spread(latency.get(f"batch_{n}")),
                 format_number(path.get("load_s"), ".2f"),
             )
         console.print(table)
+        for verdict in doc["latency_comparison"].values():
+            console.print(f"  {verdict['note']}", markup=False, style="dim")
         for finding in result.findings:
             colour = {"fail": "bold red", "warn": "yellow"}.get(finding.severity, "dim")
             console.print(Text.assemble((f"[{finding.severity}] {finding.id}: ", colour), finding.summary))
@@ -169,3 +183,10 @@ def compare_command() -> click.Command:
         ctx.exit(EXIT_FAILURES if result.failed else EXIT_OK)
 
     return compare
+
+
+def _spread(stats: dict[str, float] | None) -> str:
+    """``0.12 (20)``: the interquartile range of the run-batch timings and how many calls were timed."""
+    if not stats or stats.get("iqr") is None:
+        return "-"
+    return f"{format_number(stats['iqr'])} ({int(stats.get('samples', 0))})"

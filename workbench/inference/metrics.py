@@ -1,4 +1,5 @@
-"""Numbers that say how far one output is from the reference: differences, cosine, agreement, latency.
+"""Numbers that say how far one output is from the reference: differences, cosine, agreement, latency
+(median and interquartile range of repeated calls, and an order only where those ranges part).
 
 Pure numpy. ``max_rel_diff`` is ``max |a - b| / (|b| + 1e-6)`` over elements whose reference magnitude
 is at least 1e-3 of the largest one (tiny reference values would make any relative figure explode).
@@ -6,7 +7,7 @@ is at least 1e-3 of the largest one (tiny reference values would make any relati
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -52,9 +53,54 @@ def string_agreement(output: Array, reference: Array, charset: Sequence[str]) ->
 
 
 def percentile_ms(samples_s: Sequence[float]) -> dict[str, float]:
-    """Median and p90 of call times, in milliseconds."""
+    """Call times (seconds, taken after the warm-up calls) → milliseconds: ``median``, the quartiles
+    ``p25``/``p75`` and their spread ``iqr``, ``p90``, and ``samples`` (how many calls were timed).
+
+    The median and the interquartile range are what a comparison may rank on: one slow call (a page
+    fault, another process) moves neither."""
     arr = np.asarray(samples_s, dtype=np.float64) * 1000.0
-    return {"median": float(np.median(arr)), "p90": float(np.percentile(arr, 90))}
+    p25, median, p75, p90 = (float(v) for v in np.percentile(arr, [25, 50, 75, 90]))
+    return {"median": median, "p25": p25, "p75": p75, "iqr": p75 - p25, "p90": p90, "samples": len(arr)}
+
+
+def latency_order(entries: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
+    """Rank paths by median latency only where their spreads say so.
+
+    ``entries`` are ``(path name, stats)`` with :func:`percentile_ms`'s keys. Two paths whose
+    interquartile ranges ``[p25, p75]`` overlap cannot be told apart by this measurement: the pair is
+    listed in ``overlapping`` and no order between them is claimed (``ranked`` is false). ``order`` is
+    by median, fastest first; ``groups`` cuts it where a path overlaps none of the group before it, so
+    only the order between groups is a claim."""
+    timed = sorted(
+        (
+            (
+                name,
+                float(stats["median"]),
+                float(stats.get("p25", stats["median"])),
+                float(stats.get("p75", stats["median"])),
+            )
+            for name, stats in entries
+            if stats and stats.get("median") is not None
+        ),
+        key=lambda row: row[1],
+    )
+
+    def meet(a: tuple[str, float, float, float], b: tuple[str, float, float, float]) -> bool:
+        return a[2] <= b[3] and b[2] <= a[3]
+
+    overlapping = [[a[0], b[0]] for i, a in enumerate(timed) for b in timed[i + 1 :] if meet(a, b)]
+    groups: list[list[tuple[str, float, float, float]]] = []
+    for row in timed:
+        if groups and any(meet(row, other) for other in groups[-1]):
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    return {
+        "order": [row[0] for row in timed],
+        "groups": [[row[0] for row in group] for group in groups],
+        "overlapping": overlapping,
+        "ranked": not overlapping,
+    }
 
 
 def histogram(output: Array, reference: Array, bins: int = 20) -> dict[str, list[float]]:
