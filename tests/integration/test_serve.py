@@ -385,6 +385,44 @@ def test_serve_bad_input_says_how_to_fix_it(demo: Demo, tmp_path: Path) -> None:
     assert res.returncode == 2 and "--port" in res.stdout
 
 
+def test_serve_refuses_an_export_whose_preprocessing_drifted_from_training(
+    demo: Demo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run trained with another mean than the export's (as ``compare`` reports ``preprocess_drift``):
+    refused before binding (the port given is taken, so nothing is ever served)."""
+    from click.testing import CliRunner
+
+    from workbench.cli.root import build_cli
+    from workbench.training.checkpoints import MANIFEST, CheckpointStore
+
+    run = shutil.copytree(
+        demo.run_dir, tmp_path / "run", ignore=shutil.ignore_patterns("serve.log", "reports")
+    )
+    checkpoint = CheckpointStore(run / "checkpoints", keep=None).committed()[-1].path
+    manifest = json.loads((checkpoint / MANIFEST).read_text(encoding="utf-8"))
+    trained = manifest["preprocess"]
+    manifest["preprocess"] = {
+        **trained,
+        "config": {**trained["config"], "mean": [0.45] * 3},
+        "config_hash": "0" * 16,
+    }
+    (checkpoint / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    monkeypatch.setenv("PADDLE_WORKBENCH_LANG", "en")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        port = str(sock.getsockname()[1])
+        res = CliRunner().invoke(
+            build_cli(), ["--workspace", str(demo.store.workspace), "serve", str(run), "--port", port]
+        )
+    assert res.exit_code == 2, res.output
+    assert (
+        "differs from the one the run trained with" in res.output
+        and "'mean': [0.45, 0.45, 0.45]" in res.output
+    )
+    assert "paddle-workbench compare" in res.output and "--allow-drift" in res.output
+
+
 def _wait_for(lines: queue.Queue[str], text: str, timeout: float = 60) -> list[str]:
     seen = []
     deadline = time.monotonic() + timeout

@@ -1,9 +1,10 @@
 """``paddle-workbench serve RUN_OR_EXPORT``: the export over HTTP, with a token, rate limits and a log.
 
 Presentation and order only; :mod:`workbench.serve` does the work. Everything that can be wrong with the
-input is checked before Paddle loads (the extra, the export and its manifest, the token file, the
-port), each problem with its fix and exit code 2. Then the predictors open, the socket listens, and the
-command runs until SIGTERM, SIGHUP or Ctrl-C: in-flight requests finish (those still running after
+input is checked before Paddle loads (the extra, the export and its manifest, whether the export is
+stale or drifted — refused unless ``--allow-drift``, then said on every start and logged — the token
+file, the port), each problem with its fix and exit code 2. Then the predictors open, the socket
+listens, and the command runs until SIGTERM, SIGHUP or Ctrl-C: in-flight requests finish (those still running after
 ``--stop-timeout`` are answered 503 and counted in one console line) and it exits 0 (a second signal: at
 once). The token is never printed — only how to read it.
 """
@@ -77,6 +78,7 @@ def serve_command() -> click.Command:
         "--stop-timeout", type=click.FloatRange(0.1, 3600), default=defaults.graceful_timeout_s,
         show_default=True, help=t("serve.cli.opt.stop_timeout"),
     )  # fmt: skip
+    @click.option("--allow-drift", is_flag=True, default=False, help=t("serve.cli.opt.allow_drift"))
     @pass_settings
     @click.pass_context
     def serve(
@@ -95,6 +97,7 @@ def serve_command() -> click.Command:
         body_timeout: float,
         idle_timeout: float,
         stop_timeout: float,
+        allow_drift: bool,
     ) -> None:
         from workbench.serve import SERVE_FIX, missing_modules
 
@@ -112,13 +115,13 @@ def serve_command() -> click.Command:
         from workbench.serve.preprocess import PreprocessMismatch
         from workbench.serve.server import bind, is_loopback_host, open_state, served_url
         from workbench.serve.server import serve as run_server
-        from workbench.serve.source import ServeInputError, resolve_export
+        from workbench.serve.source import ServeInputError, drift_messages, resolve_export
 
         options = ServeOptions(
             host=host, port=port, workers=workers, guard=guard,
             max_batch=max_batch, max_body_bytes=int(max_body_mb * 2**20), rate=rate, burst=burst,
             header_timeout_s=header_timeout, body_timeout_s=body_timeout, idle_timeout_s=idle_timeout,
-            graceful_timeout_s=stop_timeout,
+            graceful_timeout_s=stop_timeout, allow_drift=allow_drift,
         )  # fmt: skip
         store = RunStore(settings.workspace)
         try:
@@ -126,6 +129,17 @@ def serve_command() -> click.Command:
         except ServeInputError as exc:
             fail(exc.messages)
             return
+        drift_warning = []
+        if export.drift and not options.allow_drift:
+            fail(["\n".join(drift_messages(export))])
+            return
+        if export.drift:  # served anyway, as asked: said now and in the log once it is open
+            drift_warning = [
+                t("serve.drift.allowed", path=str(export.directory)),
+                *[d.message for d in export.drift],
+            ]
+            for line in drift_warning:
+                console.print(line, style="bold yellow", markup=False)
         try:
             token, created = load_token(store.workspace)
         except TokenProblem as exc:
@@ -167,6 +181,8 @@ def serve_command() -> click.Command:
         except BaseException:
             sock.close()
             raise
+        for line in drift_warning:
+            state.access_log.warning(line)
         if not is_loopback_host(host):
             console.print(t("serve.cli.not_loopback", host=host), style="bold yellow", markup=False)
         url = served_url(sock)

@@ -31,7 +31,7 @@ import psutil
 
 from workbench.i18n import t
 from workbench.inference import findings as detect
-from workbench.inference.export import ExportInfo, ExportInvalid, export_checkpoint
+from workbench.inference.export import ExportInfo, ExportInvalid, code_of, export_checkpoint
 from workbench.inference.matrix import append_rows, hardware_label
 from workbench.inference.metrics import diff_stats, histogram, percentile_ms, string_agreement, top1_agreement
 from workbench.inference.onnx_convert import CONVERT_TIMEOUT_S
@@ -215,6 +215,8 @@ class _Prepared:
     charset: list[str] | None
     classifier: bool
     """Whether outputs are class scores (top-1 agreement is measured)."""
+    code: dict[str, Any] = field(default_factory=dict)
+    """The code that defines the model (:func:`~workbench.inference.export.code_of`): part of the export key."""
 
 
 def _compare(
@@ -232,9 +234,7 @@ def _compare(
     notes = [t("inference.note.eval_switched", was="train" if prep.was_training else "eval")]
     report("export", None)
     exported = _export(paddle, run_dir, checkpoint, prep)
-    notes.append(
-        t("inference.note.exported", path=str(exported.directory), reused="yes" if exported.reused else "no")
-    )
+    notes.append(t("inference.note.exported", path=str(exported.directory), reused=_reused_text(exported)))
     reference, ref_doc = _measure_reference(paddle, prep, options)
     scale = max(1.0, float(np.abs(reference).max()))
     ctx = PathContext(
@@ -249,12 +249,12 @@ def _compare(
     for name, path, skip in selected:
         report("path", name)
         path_docs.append(_measure_path(name, path, skip, ctx, prep, reference, scale, options))
-    found = _pitfalls(prep, ctx, checkpoint, exported, path_docs)
     report("ops", None)
-    try:
+    try:  # before the pitfalls: they read the program's operators before guessing
         ops = inventory(exported.model_file, paddle).to_dict()
     except ValueError as exc:
         ops = {"error": str(exc)}
+    found = _pitfalls(prep, ctx, checkpoint, exported, path_docs, ops, ref_doc)
     onnx_ok = any(p["name"] == "onnxruntime" and p["status"] in ("ok", "exceeds") for p in path_docs)
     found.extend(detect.detect_ops(ops, onnx_converted=onnx_ok))
     rows = _matrix_rows(paddle, source, run_dir, checkpoint, path_docs)
@@ -272,6 +272,8 @@ def _compare(
         export={
             "dir": str(exported.directory),
             "reused": exported.reused,
+            "changed": list(exported.changed),
+            "key": exported.manifest.get("key"),
             "eval_mode": True,
             "input_spec": exported.manifest.get("input_spec"),
             "preprocess": prep.identity,
@@ -310,15 +312,25 @@ def _prepare(
     classifier = source.cfg.task == "image_classification" or (
         charset is None and source.cfg.task == "custom"
     )
-    return _Prepared(
-        model, load, was_training, batch, spec, preprocess_identity(source.cfg), charset, classifier
-    )
+    identity = preprocess_identity(source.cfg, source.config_dir)
+    code = code_of(model, source.cfg, source.config_dir)
+    return _Prepared(model, load, was_training, batch, spec, identity, charset, classifier, code)
+
+
+def _reused_text(exported: ExportInfo) -> str:
+    """``yes``, ``no`` (a first export) or ``no (model code changed, …)``."""
+    if exported.reused:
+        return t("inference.export.reused_yes")
+    if not exported.changed:
+        return t("inference.export.reused_no")
+    reasons = ", ".join(t(f"inference.export.changed.{part}") for part in exported.changed)
+    return t("inference.export.reused_no_because", reasons=reasons)
 
 
 def _export(paddle: Any, run_dir: Path, checkpoint: CheckpointInfo, prep: _Prepared) -> ExportInfo:
     """Export the checkpoint (or reuse a verified export); a model that cannot be exported is bad input."""
     try:
-        return export_checkpoint(prep.model, run_dir, checkpoint, prep.spec, prep.identity, paddle)
+        return export_checkpoint(prep.model, run_dir, checkpoint, prep.spec, prep.identity, paddle, prep.code)
     except ExportInvalid as exc:
         raise CompareInputError(
             [str(exc), *exc.problems, t("inference.input.export_invalid.fix", path=str(exc.directory))]
@@ -340,9 +352,13 @@ def _measure_reference(
             return np.asarray(first_output(prep.model(paddle.to_tensor(x))).numpy())
 
     reference = reference_call(batch)
+    again = reference_call(batch)  # a second call: random ops in forward make eval mode non-repeatable
+    repeatable = again.shape == reference.shape and bool(np.array_equal(again, reference, equal_nan=True))
     ref_doc: dict[str, Any] = {
         "name": "dygraph_eval",
         "mode": "eval",
+        "repeatable": repeatable,
+        "repeat_max_abs_diff": None if repeatable else float(np.abs(again - reference).max()),
         "output_shape": list(reference.shape),
         "latency_ms": _time_calls(reference_call, batch, options.warmup, options.repeats)["median"],
         "latency": {
@@ -434,19 +450,26 @@ def _pitfalls(
     checkpoint: CheckpointInfo,
     exported: ExportInfo,
     path_docs: list[dict[str, Any]],
+    ops: dict[str, Any],
+    ref_doc: dict[str, Any],
 ) -> list[detect.Finding]:
-    """What the evidence says went wrong: weights not loaded, train mode, moved BN statistics,
-    preprocessing, input spec, the first diverging path, and each path that broke or was skipped."""
+    """What the evidence says went wrong: weights not loaded, train-form operators in the exported
+    program, train mode, moved BN statistics, preprocessing, input spec, the first diverging path, and
+    each path that broke or was skipped."""
     found: list[detect.Finding] = []
     not_loaded = detect.detect_not_loaded(prep.load)
     if not_loaded:
         found.append(not_loaded)
+    layers = detect.train_sensitive_layers(prep.model)
+    program = detect.detect_program_train_ops(ops, layers, ref_doc, path_docs)
+    found.extend(program)
     train_doc = next((p for p in path_docs if p["name"] == "dygraph_train"), None)
     found.append(
         detect.detect_train_mode(
-            detect.train_sensitive_layers(prep.model),
+            layers,
             train_doc.get("max_abs_diff") if train_doc else None,
             prep.was_training,
+            program_explained=bool(program),
         )
     )
     moved = detect.detect_bn_moved(ctx.notes.get("bn_stats_moved") or {})
@@ -456,7 +479,8 @@ def _pitfalls(
     spec_finding = detect.detect_input_spec(exported.manifest.get("input_spec") or [], prep.batch)
     if spec_finding:
         found.append(spec_finding)
-    divergence = detect.detect_first_divergence(path_docs)
+    explained = next((f for f in program if f.severity == "fail"), None)
+    divergence = detect.detect_first_divergence(path_docs, explained)
     if divergence:
         found.append(divergence)
     for doc in path_docs:

@@ -5,10 +5,17 @@
 ``preprocess.json`` (the identity of the preprocessing the model expects) and ``manifest.json`` (sha256
 and size of every other file, the checkpoint it came from, the ``InputSpec``, ``eval_mode: true``). The
 manifest has the checkpoint manifest's shape, so :func:`workbench.training.checkpoints.verify_checkpoint`
-checks an export too. An existing export of the same checkpoint is reused only when it verifies and was
-made from the same weights; one that no longer verifies is bad input (the user decides what to do with it).
-The training loop's own export (``export/model.*``) gets the same two files through
-:func:`write_export_records`.
+checks an export too.
+
+The manifest's ``key`` names everything that made the export, each part hashed: ``weights`` (the
+checkpoint's ``model.pdparams``), ``model_code`` (the files that define the model:
+:func:`workbench.inference.code_identity.model_code`, listed under ``model_code.files`` so a server can
+re-check them), ``preprocess`` (name, configuration and code of the preprocessing), ``paddle`` (the
+version) and ``options`` (``InputSpec``, eval mode, export format). An existing export of the same
+checkpoint is reused only when it verifies and every part of its key is the same as now; otherwise it
+is exported again and :attr:`ExportInfo.changed` says which parts differed. One that no longer verifies
+is bad input (the user decides what to do with it). The training loop's own export (``export/model.*``)
+gets the same two files through :func:`write_export_records`.
 """
 
 from __future__ import annotations
@@ -20,13 +27,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench.config.training import TrainingConfig
 from workbench.i18n import t
-from workbench.inference.preprocess import PREPROCESS_FILE
+from workbench.inference.code_identity import model_code, short_hash
+from workbench.inference.preprocess import PREPROCESS_FILE, entry_function
 from workbench.runs import atomic_write_text
 from workbench.training.checkpoints import MANIFEST, CheckpointInfo, sha256_file, verify_checkpoint
 from workbench.training.export import EXPORT_DIR, EXPORT_PREFIX, export_model, exported_files
 
-EXPORT_FORMAT = 1
+EXPORT_FORMAT = 2
+KEY_PARTS = ("weights", "model_code", "preprocess", "paddle", "options")
+"""The parts of an export's key, in the order a difference is reported."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +48,8 @@ class ExportInfo:
     prefix: Path
     manifest: dict[str, Any]
     reused: bool
+    changed: tuple[str, ...] = ()
+    """Why an existing export was not reused: the key parts that differed (``key`` when it had none)."""
 
     @property
     def model_file(self) -> Path:
@@ -52,6 +65,52 @@ def spec_record(input_spec: Sequence[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def _weights_sha(checkpoint: CheckpointInfo | None) -> str | None:
+    if checkpoint is None:
+        return None
+    entry = checkpoint.manifest.get("files", {}).get("model.pdparams", {})
+    return entry.get("sha256") if isinstance(entry, dict) else None
+
+
+def export_key(
+    *,
+    weights: str | None,
+    code: dict[str, Any],
+    preprocess: dict[str, Any],
+    input_spec: Sequence[Any],
+    paddle_version: str,
+) -> dict[str, Any]:
+    """``{"parts": {part: hash}, "hash"}``: everything that made an export (see the module docstring)."""
+    parts = {
+        "weights": weights,
+        "model_code": code.get("hash"),
+        "preprocess": short_hash(
+            [preprocess.get("name"), preprocess.get("config_hash"), preprocess.get("code_hash")]
+        ),
+        "paddle": paddle_version,
+        "options": short_hash(
+            {"input_spec": spec_record(input_spec), "eval_mode": True, "format": EXPORT_FORMAT}
+        ),
+    }
+    return {"parts": parts, "hash": short_hash(parts)}
+
+
+def key_differences(recorded: Any, current: dict[str, Any]) -> list[str]:
+    """The parts of ``current`` (an :func:`export_key`) that ``recorded`` differs in; ``["key"]`` when
+    nothing usable was recorded (an export made before keys)."""
+    parts = recorded.get("parts") if isinstance(recorded, dict) else None
+    if not isinstance(parts, dict):
+        return ["key"]
+    return [part for part in KEY_PARTS if parts.get(part) != current["parts"].get(part)]
+
+
+def code_of(model: Any, cfg: TrainingConfig, config_dir: Path | None = None) -> dict[str, Any]:
+    """:func:`~workbench.inference.code_identity.model_code` of ``model`` built from ``cfg`` (a custom
+    task's ``build`` function is part of the code that made it)."""
+    extra = [entry_function(cfg.entry, config_dir)] if cfg.task == "custom" and cfg.entry else []
+    return model_code(model, extra)
+
+
 def write_export_records(
     prefix: Path,
     *,
@@ -60,8 +119,12 @@ def write_export_records(
     input_spec: Sequence[Any],
     checkpoint: CheckpointInfo | None,
     paddle_version: str,
+    code: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Write ``preprocess.json`` then ``manifest.json`` (sha256 of every file) next to an export."""
+    """Write ``preprocess.json`` then ``manifest.json`` (sha256 of every file, the key) next to an export.
+
+    ``code`` is :func:`~workbench.inference.code_identity.model_code` of the exported model.
+    """
     directory = prefix.parent
     atomic_write_text(directory / PREPROCESS_FILE, json.dumps(preprocess, indent=2, sort_keys=True) + "\n")
     files = {p.name: {"sha256": sha256_file(p), "bytes": p.stat().st_size} for p in exported_files(prefix)}
@@ -69,10 +132,8 @@ def write_export_records(
         "sha256": sha256_file(directory / PREPROCESS_FILE),
         "bytes": (directory / PREPROCESS_FILE).stat().st_size,
     }
-    source_weights = None
-    if checkpoint is not None:
-        entry = checkpoint.manifest.get("files", {}).get("model.pdparams", {})
-        source_weights = entry.get("sha256") if isinstance(entry, dict) else None
+    source_weights = _weights_sha(checkpoint)
+    code = code or {"files": {}, "hash": None}
     manifest = {
         "format": EXPORT_FORMAT,
         "step": step,
@@ -82,6 +143,14 @@ def write_export_records(
         "checkpoint_weights_sha256": source_weights,
         "input_spec": spec_record(input_spec),
         "paddle_version": paddle_version,
+        "model_code": code,
+        "key": export_key(
+            weights=source_weights,
+            code=code,
+            preprocess=preprocess,
+            input_spec=input_spec,
+            paddle_version=paddle_version,
+        ),
         "files": files,
     }
     atomic_write_text(directory / MANIFEST, json.dumps(manifest, indent=2) + "\n")
@@ -99,17 +168,27 @@ def export_checkpoint(
     input_spec: Sequence[Any],
     preprocess: dict[str, Any],
     paddle: Any,
+    code: dict[str, Any],
 ) -> ExportInfo:
-    """Export ``model`` (weights of ``checkpoint`` already loaded) into ``export/step-<N>/``."""
+    """Export ``model`` (weights of ``checkpoint`` already loaded) into ``export/step-<N>/``, or reuse
+    the export there when its key is the current one. ``code``: :func:`code_of` the model."""
     directory = export_dir_for(run_dir, checkpoint.step)
     prefix = directory / EXPORT_PREFIX
+    changed: list[str] = []
     if (directory / MANIFEST).exists():
         problems = verify_checkpoint(directory)
         if problems:
             raise ExportInvalid(directory, problems)
         manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
-        weights = checkpoint.manifest.get("files", {}).get("model.pdparams", {}).get("sha256")
-        if manifest.get("checkpoint_weights_sha256") == weights and weights is not None:
+        key = export_key(
+            weights=_weights_sha(checkpoint),
+            code=code,
+            preprocess=preprocess,
+            input_spec=input_spec,
+            paddle_version=str(paddle.__version__),
+        )
+        changed = key_differences(manifest.get("key"), key)
+        if not changed and key["parts"]["weights"] is not None:
             return ExportInfo(directory, prefix, manifest, reused=True)
     directory.mkdir(parents=True, exist_ok=True)
     written = export_model(model, run_dir, input_spec, paddle, out_dir=directory)
@@ -120,8 +199,9 @@ def export_checkpoint(
         input_spec=input_spec,
         checkpoint=checkpoint,
         paddle_version=str(paddle.__version__),
+        code=code,
     )
-    return ExportInfo(directory, written, manifest, reused=False)
+    return ExportInfo(directory, written, manifest, reused=False, changed=tuple(changed))
 
 
 class ExportInvalid(Exception):

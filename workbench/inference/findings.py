@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from workbench.i18n import t
-from workbench.inference.preprocess import identity_differences
+from workbench.inference.preprocess import changed_parts, identity_differences
 from workbench.inference.source import LoadReport
 
 _TRAIN_SENSITIVE = ("Dropout", "BatchNorm", "AlphaDropout", "SyncBatchNorm", "InstanceNorm")
@@ -50,10 +50,68 @@ def train_sensitive_layers(model: Any) -> list[tuple[str, str]]:
     return found
 
 
+def detect_program_train_ops(
+    ops: Mapping[str, Any],
+    layers: Sequence[tuple[str, str]],
+    reference: Mapping[str, Any],
+    paths: Sequence[Mapping[str, Any]],
+) -> list[Finding]:
+    """What the exported program's operators say about train-mode behaviour left in ``forward``.
+
+    ``ops`` is the operator inventory (its ``train_form`` list). A functional dropout or BatchNorm in
+    training form is a ``fail`` when it shows — the eval-mode reference is not repeatable or a path is
+    out of tolerance — and ``info`` otherwise (``F.dropout(x, p, training=self.training)`` is traced the
+    same way and is correct). Random ops are a ``warn``: every call draws new numbers.
+    """
+    entries = [e for e in ops.get("train_form") or [] if isinstance(e, Mapping)]
+    if not entries:
+        return []
+    repeat = reference.get("repeat_max_abs_diff")
+    worst = max(
+        (
+            float(p["max_abs_diff"])
+            for p in paths
+            if not p.get("deliberate") and p.get("max_abs_diff") is not None
+        ),
+        default=None,
+    )
+    shows = reference.get("repeatable") is False or any(
+        p.get("status") == "exceeds" and not p.get("deliberate") for p in paths
+    )
+    diff = f"{worst:.3g}" if worst is not None else "-"
+    out = []
+    for kind in ("functional_dropout", "batch_norm_train", "random"):
+        found = [e for e in entries if e.get("kind") == kind]
+        if not found:
+            continue
+        where = sorted(
+            {str(e.get("where")) if e.get("where") != "/" else t("inference.where.top") for e in found}
+        )
+        evidence = [f"{e.get('op')} @ {e.get('where')}" for e in found]
+        if repeat is not None:
+            evidence.append(t("inference.evidence.not_repeatable", diff=f"{float(repeat):.3g}"))
+        severity = "warn" if kind == "random" else ("fail" if shows else "info")
+        key = f"inference.finding.program_{kind}"
+        summary = t(
+            key + ("_ok" if severity == "info" else ""), count=len(found), where=", ".join(where), diff=diff
+        )
+        if kind == "functional_dropout" and severity == "fail" and not any("Dropout" in k for _, k in layers):
+            summary += t("inference.finding.program_no_dropout_layer")
+        out.append(Finding(f"program_{kind}", severity, summary, t(f"{key}.fix"), evidence))
+    return out
+
+
 def detect_train_mode(
-    layers: Sequence[tuple[str, str]], train_diff: float | None, was_training: bool
+    layers: Sequence[tuple[str, str]],
+    train_diff: float | None,
+    was_training: bool,
+    *,
+    program_explained: bool = False,
 ) -> Finding:
-    """The train-mode pitfall, with the layers that cause it and the difference it made here."""
+    """The train-mode pitfall, with the layers that cause it and the difference it made here.
+
+    ``program_explained``: the exported program showed train-form operators outside layers (functional
+    dropout, …), so "no such layer" must not be read as "train mode changes nothing"."""
     diff = "-" if train_diff is None else f"{train_diff:.3g}"
     names = [f"{name} ({kind})" for name, kind in layers]
     by_kind: dict[str, list[str]] = {}
@@ -72,12 +130,12 @@ def detect_train_mode(
             t("inference.finding.train_mode.fix"),
             names,
         )
-    return Finding(
-        "train_mode",
-        "info",
-        t("inference.finding.train_mode_none", diff=diff) + state,
-        t("inference.finding.train_mode.fix"),
+    key = (
+        "inference.finding.train_mode_functional"
+        if program_explained
+        else "inference.finding.train_mode_none"
     )
+    return Finding("train_mode", "info", t(key, diff=diff) + state, t("inference.finding.train_mode.fix"))
 
 
 def detect_bn_moved(moved: Mapping[str, float]) -> Finding | None:
@@ -144,6 +202,9 @@ def detect_preprocess(trained: Mapping[str, Any] | None, exported: Mapping[str, 
             "",
         )
     evidence = [f"{key}: {trained.get(key)} -> {exported.get(key)}" for key in differs]
+    evidence += [
+        t("inference.evidence.code_piece", piece=piece) for piece in changed_parts(trained, exported)
+    ]
     if trained.get("config") != exported.get("config"):
         evidence.append(f"config: {trained.get('config')} -> {exported.get('config')}")
     return Finding(
@@ -181,18 +242,27 @@ def detect_input_spec(spec: Sequence[Mapping[str, Any]], batch: np.ndarray[Any, 
     )
 
 
-def detect_first_divergence(paths: Sequence[Mapping[str, Any]]) -> Finding | None:
-    """The first non-deliberate path (in the guide's order) that left its tolerance, and its switch."""
+def detect_first_divergence(
+    paths: Sequence[Mapping[str, Any]], explained: Finding | None = None
+) -> Finding | None:
+    """The first non-deliberate path (in the guide's order) that left its tolerance, and its switch.
+
+    ``explained``: a finding that already accounts for the difference (a functional dropout in the
+    program); its fix replaces the per-path guess."""
     for path in paths:
         if path.get("deliberate") or path.get("status") != "exceeds":
             continue
+        if explained is not None:
+            fix = t("inference.fix.explained", finding=explained.id, fix=explained.fix)
+        elif f"inference.fix.{path['name']}" in _fix_keys():
+            fix = t(f"inference.fix.{path['name']}")
+        else:
+            fix = t("inference.fix.generic")
         return Finding(
             "first_divergence",
             "fail",
             t("inference.finding.divergence", path=path["name"], diff=f"{path['max_abs_diff']:.3g}"),
-            t(f"inference.fix.{path['name']}")
-            if f"inference.fix.{path['name']}" in _fix_keys()
-            else t("inference.fix.generic"),
+            fix,
             [f"{p['name']}: {p.get('max_abs_diff')}" for p in paths if p.get("status") in ("ok", "exceeds")],
         )
     return None

@@ -8,6 +8,14 @@ strings, where BACKEND is ``CPU``, ``GPU``, ``GPUDNN``, ``XPU``, ``ONEDNN``, ``C
 available on a device type when a kernel of one of that type's backends is registered for it (an
 in-place op ``relu_`` uses the kernel of ``relu``). paddle2onnx lists what it converts with
 ``get_all_supported_operators_pir()``.
+
+The program also says where it would not be a pure function of its input (:func:`train_form_ops`):
+each op's ``"A"`` attributes carry ``struct_name`` (the layer path it was traced in, ``/Net/Dropout/``)
+and the op's settings. A ``dropout`` op traced outside a Dropout layer was a functional call
+(``F.dropout`` in a ``forward``, ``training=True`` unless passed — it ignores ``model.eval()``; the
+export itself runs it as identity, so dygraph and the export disagree); a ``batch_norm`` with
+``use_global_stats: false`` is BatchNorm in training form (``F.batch_norm(training=True)``); random ops
+(``uniform``, ``gaussian``, …) draw new numbers on every call.
 """
 
 from __future__ import annotations
@@ -39,6 +47,13 @@ _ONNX_ALIASES = {
     "hardswish": "hard_swish",
     "hardsigmoid": "hard_sigmoid",
 }
+RANDOM_OPS = frozenset(
+    {
+        "uniform", "uniform_random", "gaussian", "gaussian_random", "randint", "bernoulli", "multinomial",
+        "randperm", "truncated_gaussian_random", "poisson", "exponential_", "rrelu", "random_routing",
+    }
+)  # fmt: skip
+"""Operators that draw random numbers on every call."""
 # Program plumbing that runs without a compute kernel of its own.
 _NO_KERNEL = {"data", "fetch", "feed", "parameter", "constant", "shadow_output"}
 
@@ -53,6 +68,8 @@ class OpInventory:
     """device type → ops without a kernel for it."""
     onnx_checked: bool = False
     onnx_unsupported: list[str] = field(default_factory=list)
+    train_form: list[dict[str, str]] = field(default_factory=list)
+    """:func:`train_form_ops` of the program."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -61,6 +78,7 @@ class OpInventory:
             "missing_kernels": self.missing_kernels,
             "onnx_checked": self.onnx_checked,
             "onnx_unsupported": self.onnx_unsupported,
+            "train_form": self.train_form,
         }
 
 
@@ -81,17 +99,67 @@ def _walk(node: Any, counts: Counter[str]) -> None:
             _walk(value, counts)
 
 
-def program_ops(model_json: Path) -> dict[str, int]:
-    """Operator name → count in a PIR ``model.json``; ``ValueError`` when it is not one."""
+def _program(model_json: Path) -> Any:
     try:
         doc = json.loads(model_json.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"{model_json}: {exc}") from None
     if not isinstance(doc, dict) or "program" not in doc:
         raise ValueError(f"{model_json}: not a PIR program (no 'program' key)")
+    return doc["program"]
+
+
+def program_ops(model_json: Path) -> dict[str, int]:
+    """Operator name → count in a PIR ``model.json``; ``ValueError`` when it is not one."""
     counts: Counter[str] = Counter()
-    _walk(doc["program"], counts)
+    _walk(_program(model_json), counts)
     return dict(counts)
+
+
+def _each_op(node: Any) -> Any:
+    """Every operator dict of a program, nested regions included."""
+    if isinstance(node, dict):
+        for op in node.get("ops", []) if isinstance(node.get("ops"), list) else []:
+            if isinstance(op, dict):
+                yield op
+                yield from _each_op({k: v for k, v in op.items() if k != "ops"})
+        for key, value in node.items():
+            if key != "ops":
+                yield from _each_op(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _each_op(value)
+
+
+def _attrs(op: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for attr in op.get("A") or []:
+        if isinstance(attr, dict) and isinstance(attr.get("AT"), dict):
+            out[str(attr.get("N"))] = attr["AT"].get("D")
+    return out
+
+
+def train_form_ops(program: Any) -> list[dict[str, str]]:
+    """``{"op", "kind", "where"}`` for each operator that makes the program depend on more than its
+    input: ``kind`` is ``functional_dropout`` (a dropout op traced outside any Dropout layer),
+    ``batch_norm_train`` (batch statistics, not the running ones) or ``random``; ``where`` is the
+    layer path it was traced in (``/`` for the top-level ``forward``)."""
+    found = []
+    for op in _each_op(program):
+        dialect, _, name = str(op.get("#", "")).partition(".")
+        if dialect != "1":
+            continue
+        base = name.rstrip("_") if name not in RANDOM_OPS else name
+        attrs = _attrs(op)
+        where = str(attrs.get("struct_name") or "/")
+        layer = where.strip("/").rsplit("/", 1)[-1]
+        if base == "dropout" and "Dropout" not in layer:
+            found.append({"op": name, "kind": "functional_dropout", "where": where})
+        elif base == "batch_norm" and attrs.get("use_global_stats") is False:
+            found.append({"op": name, "kind": "batch_norm_train", "where": where})
+        elif name in RANDOM_OPS or base in RANDOM_OPS:
+            found.append({"op": name, "kind": "random", "where": where})
+    return found
 
 
 def available_device_types(paddle: Any) -> list[str]:
@@ -133,10 +201,12 @@ def onnx_supported_ops() -> set[str] | None:
 
 def inventory(model_json: Path, paddle: Any) -> OpInventory:
     """The inventory of one export on this machine."""
-    counts = program_ops(model_json)
+    program = _program(model_json)
+    counts: Counter[str] = Counter()
+    _walk(program, counts)
     backends = kernel_backends(paddle)
     types = available_device_types(paddle)
-    result = OpInventory(counts=counts, device_types=types)
+    result = OpInventory(counts=dict(counts), device_types=types, train_form=train_form_ops(program))
     for device in types:
         wanted = set(DEVICE_BACKENDS[device])
         missing = []

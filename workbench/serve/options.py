@@ -54,6 +54,10 @@ class ServeOptions(BaseModel):
     """Failed authentications per second a client regains afterwards (0.1: one more every 10 s). While
     its allowance is spent, every request of that client to a guarded route is 429, whatever its token."""
 
+    allow_drift: bool = False
+    """Serve an export that is stale or drifted (:func:`workbench.serve.source.export_drift`) instead of
+    refusing it; every start then says so on the console and in ``serve.log``."""
+
     @property
     def chosen_guard(self) -> Guard:
         if self.guard is not None:

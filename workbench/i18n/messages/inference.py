@@ -145,7 +145,81 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "export: {path} (reused: {reused})",
         "导出：{path}（复用：{reused}）",
     ),
+    "inference.export.reused_yes": ("yes", "是"),
+    "inference.export.reused_no": ("no", "否"),
+    "inference.export.reused_no_because": ("no ({reasons})", "否（{reasons}）"),
+    "inference.export.changed.weights": ("weights changed", "权重已改变"),
+    "inference.export.changed.model_code": ("model code changed", "模型代码已改变"),
+    "inference.export.changed.preprocess": ("preprocessing changed", "预处理已改变"),
+    "inference.export.changed.paddle": ("Paddle version changed", "Paddle 版本已改变"),
+    "inference.export.changed.options": ("export options changed", "导出选项已改变"),
+    "inference.export.changed.key": (
+        "the old export recorded no key of what made it",
+        "旧导出没有记录生成它的依据（导出键）",
+    ),
     # -- findings ---------------------------------------------------------------------------------------
+    "inference.finding.program_functional_dropout": (
+        "the exported program has {count} dropout op(s) outside any Dropout layer (in {where}): F.dropout "
+        "called with training=True in forward (functional dropout ignores model.eval()); the export runs "
+        "it as identity, so the paths differ from dygraph by up to {diff}",
+        "导出的程序在 Dropout 层之外有 {count} 个 dropout 算子（位于 {where}）：forward 中以 training=True "
+        "调用了 F.dropout（函数式 dropout 不受 model.eval() 影响）；导出模型把它当作恒等运算，"
+        "因此各路径与动态图最多相差 {diff}",
+    ),
+    "inference.finding.program_functional_dropout_ok": (
+        "the exported program has {count} dropout op(s) outside any Dropout layer (in {where}): F.dropout "
+        "is called in forward; the paths agree with dygraph here, so it follows eval mode",
+        "导出的程序在 Dropout 层之外有 {count} 个 dropout 算子（位于 {where}）：forward 中调用了 F.dropout；"
+        "此处各路径与动态图一致，说明它遵循了 eval 模式",
+    ),
+    "inference.finding.program_no_dropout_layer": (
+        " — the model has no Dropout layer: the op comes from a call in forward",
+        "——模型没有 Dropout 层：该算子来自 forward 中的调用",
+    ),
+    "inference.finding.program_functional_dropout.fix": (
+        "pass training=self.training to F.dropout, or use nn.Dropout (it follows model.eval())",
+        "给 F.dropout 传入 training=self.training，或改用 nn.Dropout（它遵循 model.eval()）",
+    ),
+    "inference.finding.program_batch_norm_train": (
+        "the exported program has {count} batch_norm op(s) in training form (batch statistics, in {where}): "
+        "F.batch_norm called with training=True in forward (it ignores model.eval()); the export uses the "
+        "running statistics, so the paths differ from dygraph by up to {diff}",
+        "导出的程序有 {count} 个训练形态的 batch_norm 算子（使用批统计量，位于 {where}）：forward 中以 "
+        "training=True 调用了 F.batch_norm（不受 model.eval() 影响）；导出模型使用滑动统计量，"
+        "因此各路径与动态图最多相差 {diff}",
+    ),
+    "inference.finding.program_batch_norm_train_ok": (
+        "the exported program has {count} batch_norm op(s) without global statistics (in {where}); the "
+        "paths agree with dygraph here",
+        "导出的程序有 {count} 个不使用全局统计量的 batch_norm 算子（位于 {where}）；此处各路径与动态图一致",
+    ),
+    "inference.finding.program_batch_norm_train.fix": (
+        "pass training=self.training to F.batch_norm, or use nn.BatchNorm1D/2D/3D",
+        "给 F.batch_norm 传入 training=self.training，或改用 nn.BatchNorm1D/2D/3D",
+    ),
+    "inference.finding.program_random": (
+        "the exported program has {count} random op(s) (in {where}): every call draws new numbers, so "
+        "outputs differ from call to call (largest path difference {diff})",
+        "导出的程序有 {count} 个随机算子（位于 {where}）：每次调用都会生成新的随机数，"
+        "因此每次输出都不同（路径最大差异 {diff}）",
+    ),
+    "inference.finding.program_random.fix": (
+        "draw random numbers only when self.training is true, or pass them in as an input",
+        "仅在 self.training 为真时生成随机数，或把随机数作为输入传入",
+    ),
+    "inference.evidence.not_repeatable": (
+        "two eval-mode forwards of the same batch differ by {diff}",
+        "同一批数据在 eval 模式下前向两次，结果相差 {diff}",
+    ),
+    "inference.where.top": ("the model's own forward", "模型自身的 forward"),
+    "inference.evidence.code_piece": ("changed: {piece}", "已改变：{piece}"),
+    "inference.finding.train_mode_functional": (
+        "left in train mode the output differs by {diff}: the model has no dropout or BatchNorm layer, but "
+        "its exported program has train-form operators called in forward (see above)",
+        "保持训练模式时输出相差 {diff}：该模型没有 dropout 或 BatchNorm 层，但其导出程序中有在 forward "
+        "里调用的训练形态算子（见上）",
+    ),
+    "inference.fix.explained": ("{fix} (explained by {finding})", "{fix}（原因见 {finding}）"),
     "inference.finding.train_mode": (
         "left in train mode the output differs by {diff}: {count} layer(s) behave differently in train mode: {layers}",
         "保持训练模式时输出相差 {diff}：{count} 个层在训练模式下行为不同：{layers}",
@@ -285,11 +359,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "inference.report.findings": ("Findings", "发现"),
     "inference.report.fix": ("fix", "修复"),
     "inference.report.ops": ("Operators of the exported program", "导出程序中的算子"),
+    "inference.report.latency": ("Latency", "延迟"),
+    "inference.latency.overlap": (
+        "batch {batch}: {order} — paths joined by ≈ have overlapping spreads (interquartile ranges): "
+        "their difference is noise and no ranking is claimed between them (--repeat N with a larger N "
+        "may separate them)",
+        "批大小 {batch}：{order}——以 ≈ 相连的路径离散范围（四分位距）相互重叠：其差异属于噪声，"
+        "不对它们排名（可用更大的 --repeat N 尝试区分）",
+    ),
+    "inference.latency.ranked": (
+        "batch {batch}: fastest to slowest {order} (no two spreads overlap)",
+        "批大小 {batch}：由快到慢 {order}（离散范围互不重叠）",
+    ),
+    "inference.cli.col.iqr": ("IQR ms (N)", "四分位距 ms（N）"),
     "inference.cli.opt.checkpoint": (
         "checkpoint step to compare (default: the newest that verifies)",
         "要比较的检查点步数（默认：最新且校验通过的）",
     ),
-    "inference.cli.opt.repeats": ("timed calls per path and batch size", "每个路径和批大小的计时调用次数"),
+    "inference.cli.opt.repeats": (
+        "timed calls per path and batch size, after the warm-up calls; latency is their median and "
+        "interquartile range",
+        "每个路径和批大小在预热调用之后的计时调用次数；延迟取其中位数与四分位距",
+    ),
     "inference.cli.opt.onnx": (
         "require (--onnx) or leave out (--no-onnx) the ONNX Runtime path; default: when installed",
         "要求（--onnx）或排除（--no-onnx）ONNX Runtime 路径；默认：已安装时运行",

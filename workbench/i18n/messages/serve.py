@@ -26,6 +26,56 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "model different numbers; export again with this version (paddle-workbench compare)",
         "预处理 '{name}' 在导出该模型后已改变——继续服务会给模型输入不同的数据；请用当前版本重新导出（paddle-workbench compare）",
     ),
+    "serve.drift.refused": (
+        "{path}: this export is stale or drifted — it would not answer as the run's model and "
+        "preprocessing do today:",
+        "{path}：该导出已过期或发生漂移——它的回答将与该运行当前的模型和预处理不一致：",
+    ),
+    "serve.drift.key": (
+        "the export records no key of what made it (exported by an older version)",
+        "该导出没有记录生成它的依据（由旧版本导出）",
+    ),
+    "serve.drift.model_code": (
+        "model code changed since the export: {files}",
+        "导出之后模型代码已改变：{files}",
+    ),
+    "serve.drift.weights": (
+        "the weights of {checkpoint} changed since the export",
+        "导出之后 {checkpoint} 的权重已改变",
+    ),
+    "serve.drift.paddle": (
+        "exported with Paddle {recorded}, Paddle {installed} is installed",
+        "导出时使用 Paddle {recorded}，当前安装的是 Paddle {installed}",
+    ),
+    "serve.drift.preprocess_training": (
+        "the export's preprocessing differs from the one the run trained with ({parts})",
+        "导出的预处理与该运行训练时的不同（{parts}）",
+    ),
+    "serve.drift.preprocess_now": (
+        "the preprocessing changed since the export ({parts})",
+        "导出之后预处理已改变（{parts}）",
+    ),
+    "serve.drift.preprocess_unknown": (
+        "the run's preprocessing cannot be checked today ({error})",
+        "目前无法检查该运行的预处理（{error}）",
+    ),
+    "serve.drift.fix_training": (
+        "restore the preprocessing the run trained with, or retrain with the new one",
+        "恢复该运行训练时的预处理，或用新的预处理重新训练",
+    ),
+    "serve.drift.fix": (
+        "export again with '{command}', or serve it anyway with --allow-drift",
+        "用 '{command}' 重新导出，或加 --allow-drift 仍然提供服务",
+    ),
+    "serve.drift.allowed": (
+        "warning: serving a stale or drifted export because of --allow-drift: {path}",
+        "警告：因指定了 --allow-drift，正在服务一个已过期或漂移的导出：{path}",
+    ),
+    "serve.cli.opt.allow_drift": (
+        "serve an export that is stale or drifted (changed model code, weights, Paddle or preprocessing) "
+        "instead of refusing it; every start says so",
+        "即使导出已过期或漂移（模型代码、权重、Paddle 或预处理已改变）也提供服务而不拒绝；每次启动都会提示",
+    ),
     "serve.input.bind_failed": (
         "cannot listen on {host}:{port} ({error}) — pick another --port (0: any free port)",
         "无法监听 {host}:{port}（{error}）——请换一个 --port（0 表示任意空闲端口）",
