@@ -455,10 +455,12 @@ class PlanScreen(WorkbenchScreen):
         description="worker.plan_parity",
     )
     def _parity(self, plan_path: Path, request: int) -> None:
-        from workbench.parallel.parity import compare_runs, latest_pair
+        from workbench.parallel.parity import compare_runs, latest_pair, next_command
 
         pair = latest_pair(self.wb.store, plan_path)
         result = compare_runs(*pair).to_dict() if pair is not None else None
+        if result is not None:
+            result["next"] = next_command(result, self.wb.store)
         self.post_message(ParityCompared(result=result, request=request))
 
     @on(ParityCompared)
@@ -477,24 +479,29 @@ class PlanScreen(WorkbenchScreen):
             def fmt(value: object) -> str:
                 return f"{value:.3g}" if isinstance(value, int | float) else "-"
 
-            first = result["first_divergence_step"]
+            first, left = result["first_divergence_step"], result.get("leaves_floor_step")
+            out.append(result["verdict_text"] + "\n", style="bold green" if result["ok"] else "bold red")
             out.append(
                 t(
                     "parallel.cli.parity",
                     steps=result["compared_steps"],
                     abs=fmt(result["max_abs_diff"]),
                     rel=fmt(result["max_rel_diff"]),
-                    tol=f"{result['tolerance']:g}",
+                    tol=t("parallel.cli.parity.noise_model", k=f"{result['noise']['k']:g}"),
+                    left=t("common.none") if left is None else str(left),
                     first=t("common.none") if first is None else str(first),
                 )  # fmt: skip
-                + "\n",
-                style="green" if result["ok"] else "bold red",
+                + "\n"
             )
             out.append(f"{Path(result['run_a']).name}  ↔  {Path(result['run_b']).name}\n", style="dim")
             for check in result["checks"]:
                 style = {"fail": "bold red", "warn": "yellow", "pass": "green"}.get(check["status"], "")
                 out.append(f"[{check['status']}] ", style=style)
                 out.append(f"{check['id']}: {check['summary']}\n")
+                if check["status"] == "fail" and check["fix"]:
+                    out.append(f"    {t('parallel.cli.fix')}: {check['fix']}\n", style="dim")
+            if result.get("next"):
+                out.append(t("parallel.parity.next", command=result["next"]) + "\n", style="bold")
         self.query_one("#plan-findings", Static).update(out)
 
     def action_back(self) -> None:

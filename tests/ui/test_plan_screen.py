@@ -155,5 +155,19 @@ async def test_b_shows_parity_of_the_plans_run_with_the_baseline(make_app, tmp_p
         await pilot.press("b")
         await wait_for(pilot, lambda: "steps compared" in _plain(screen.query_one("#plan-findings", Static)))
         text = _plain(screen.query_one("#plan-findings", Static))
-        assert "3 steps compared" in text and "first step beyond: —" in text
+        assert text.startswith("parity holds: over 3 steps the loss gap stayed within float32 rounding")
+        assert "3 steps compared" in text and "divergence from step —" in text
         assert "[pass] seeds" in text
+        assert f"next: paddle-workbench compare {app.store.run_dirs()[-1].name}" in text
+
+        # A newer run of the plan with another seed: the verdict says so in words, in the colour of a
+        # failure, and "next:" is the plan's run once fixed — not the same comparison again.
+        seeded = {"train": {**train["train"], "seed": 7}, "parallel": parallel["parallel"]}
+        _stored_run(app.store, "plan_cls_tp", seeded, [2.5, 2.3, 2.0])
+        await pilot.press("b")
+        await wait_for(pilot, lambda: "does not hold" in _plain(screen.query_one("#plan-findings", Static)))
+        text = _plain(screen.query_one("#plan-findings", Static))
+        assert text.startswith("parity does not hold: at step 1") and "named causes: seeds" in text
+        assert "[fail] seeds: different seeds: 42 vs 7" in text
+        assert f"next: paddle-workbench plan run {plan.resolve()}" in text
+        assert "next: paddle-workbench plan parity" not in text

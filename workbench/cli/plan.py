@@ -347,6 +347,58 @@ def _report_run_end(
         )
 
 
+def _print_refusal(console: Console, result: Any) -> None:
+    """Two runs that cannot be compared: what differs, one line each (on the console, never a number)."""
+    console.print(
+        Text.assemble(
+            (t("cli.error_prefix"), "bold red"),
+            " ",
+            t("parallel.cli.parity.refused", a=result.run_a.name, b=result.run_b.name),
+        )
+    )
+    for difference in result.comparability.differences:
+        console.print(Text(f"    {t(f'parallel.parity.what.{difference.what}')}: {difference.text()}"))
+    if not result.comparability.by_fingerprint:
+        console.print(Text(f"    {t('parallel.parity.fingerprint_missing')}", style="dim"))
+
+
+def _print_parity(console: Console, result: Any) -> None:
+    """The verdict in words first, then the numbers behind it and every check."""
+    from workbench.parallel.parity import FLOOR_K
+
+    def fmt(value: float | None) -> str:
+        return "-" if value is None else f"{value:.3g}"
+
+    style = "bold green" if result.ok else "bold red"
+    console.print(Text(result.verdict_text(), style=style))
+    tol = (
+        t("parallel.cli.parity.noise_model", k=f"{FLOOR_K:g}")
+        if result.tolerance is None
+        else t("parallel.cli.parity.fixed_tolerance", tol=f"{result.tolerance:g}")
+    )
+    console.print(
+        t(
+            "parallel.cli.parity",
+            steps=result.compared,
+            abs=fmt(result.max_abs_diff),
+            rel=fmt(result.max_rel_diff),
+            tol=tol,
+            left=str(result.leaves_floor_step) if result.leaves_floor_step is not None else t("common.none"),
+            first=str(result.first_divergence_step)
+            if result.first_divergence_step is not None
+            else t("common.none"),
+        ),  # fmt: skip
+        markup=False,
+    )
+    if result.comparability is not None and not result.comparability.by_fingerprint:
+        console.print(Text(t("parallel.parity.fingerprint_missing"), style="dim"))
+    for check in result.checks:
+        style = {"fail": "bold red", "warn": "yellow", "pass": "green"}.get(check.status, "")
+        console.print(Text.assemble((f"[{check.status}] {check.id}: ", style), check.summary))
+        if check.fix:
+            console.print(Text(f"    {t('parallel.cli.fix')}: {check.fix}", style="dim"))
+
+
 def _parity_command() -> click.Command:
     """``plan parity RUN_A RUN_B``: whether two runs' losses agree, step by step."""
 
@@ -359,7 +411,7 @@ def _parity_command() -> click.Command:
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
     @click.pass_context
     def parity(ctx: click.Context, run_a: str, run_b: str, tolerance: float | None, json_mode: bool) -> None:
-        from workbench.parallel.parity import DEFAULT_TOLERANCE, compare_runs
+        from workbench.parallel.parity import compare_runs, next_command
         from workbench.runs import RunStore
 
         console = human_console(json_mode)
@@ -386,32 +438,20 @@ def _parity_command() -> click.Command:
             ctx.exit(EXIT_BAD_INPUT)
         a, b = found
         assert a is not None and b is not None
-        result = compare_runs(a, b, DEFAULT_TOLERANCE if tolerance is None else tolerance)
-        _store_parity(result.to_dict(), b)
-
-        def fmt(value: float | None) -> str:
-            return "-" if value is None else f"{value:.3g}"
-
-        console.print(
-            t(
-                "parallel.cli.parity",
-                steps=result.compared,
-                abs=fmt(result.max_abs_diff),
-                rel=fmt(result.max_rel_diff),
-                tol=f"{result.tolerance:g}",
-                first=str(result.first_divergence_step)
-                if result.first_divergence_step is not None
-                else t("common.none"),
-            ),  # fmt: skip
-            markup=False,
-        )
-        for check in result.checks:
-            style = {"fail": "bold red", "warn": "yellow", "pass": "green"}.get(check.status, "")
-            console.print(Text.assemble((f"[{check.status}] {check.id}: ", style), check.summary))
-            if check.fix:
-                console.print(Text(f"    {t('parallel.cli.fix')}: {check.fix}", style="dim"))
+        result = compare_runs(a, b, tolerance)
+        doc = result.to_dict()
+        doc["next"] = next_command(doc, store)
+        if not result.comparable:
+            _print_refusal(console, result)
+            console.print(t("parallel.parity.next", command=doc["next"]), markup=False, style="dim")
+            if json_mode:
+                emit_json(doc)
+            ctx.exit(EXIT_BAD_INPUT)
+        _store_parity(doc, b)
+        _print_parity(console, result)
+        console.print(t("parallel.parity.next", command=doc["next"]), markup=False, style="dim")
         if json_mode:
-            emit_json(result.to_dict())
+            emit_json(doc)
         ctx.exit(EXIT_OK if result.ok else EXIT_FAILURES)
 
     return parity

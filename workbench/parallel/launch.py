@@ -171,6 +171,7 @@ def run_config(report: PlanReport, train_overrides: Sequence[str], nproc: int) -
     doc["parallel"] = {
         "plan_file": str(report.path.resolve()),
         "train_name": cfg.name or report.train_path.stem,
+        "train_file": str(report.train_path.resolve()),
         "nproc": nproc,
         "mesh": {"shape": report.plan.mesh.shape, "dim_names": report.plan.mesh.dim_names},
         "sharding_level": report.plan.sharding_level,

@@ -168,7 +168,7 @@ def run_script(
 
     cfg = load_model(train_config, TrainingConfig, overrides)
     config = cfg.model_dump(mode="json")
-    config["parallel"] = dict(parallel or {})
+    config["parallel"] = {"train_file": str(Path(train_config).resolve()), **dict(parallel or {})}
     run = track.init(name=name, config=config)
     ctx = run.ctx
 

@@ -39,13 +39,14 @@ from typing import Any
 
 from workbench.events import AlertRaised, CheckpointSaved, json_safe_float
 from workbench.i18n import t
-from workbench.inference.export import write_export_records
+from workbench.inference.export import code_of, write_export_records
 from workbench.inference.preprocess import preprocess_identity
 from workbench.runner.context import JobCancelled, JobContext
 from workbench.training import track
 from workbench.training.checkpoints import CheckpointInfo, CheckpointStore, read_manifest
 from workbench.training.export import default_input_spec, export_model, exported_files
 from workbench.training.faults import FaultPlan, InjectedFault
+from workbench.training.model_fingerprint import write_model_fingerprint
 from workbench.training.parts import TrainParts
 from workbench.training.plan import ResumePoint, TrainingPlan
 from workbench.training.resources import MemoryProbe
@@ -157,10 +158,14 @@ class TrainingLoop:
         return self._finish(time.monotonic() - started, device)
 
     def _build_parts(self) -> TrainParts:
-        """The task's model, optimizer and data (a parallel run applies its sharding plan here)."""
-        return build_parts(
+        """The task's model, optimizer and data (a parallel run applies its sharding plan here). The
+        model's fingerprint is written as built, before any plan splits it (rank 0 of a job writes it)."""
+        parts = build_parts(
             self.cfg, data_dir=self.plan.data_dir, config_dir=self.plan.config_dir, paddle=self.paddle
         )
+        if self.ctx.rank == 0:
+            write_model_fingerprint(self.ctx.run_dir, parts.model)
+        return parts
 
     def _state_dicts(self) -> tuple[Any, Any]:
         """``(model state, optimizer state)`` as a checkpoint saves them."""
@@ -365,7 +370,8 @@ class TrainingLoop:
         self.last_eval_step = step
 
     def _default_eval(self, model: Any) -> dict[str, float]:
-        """``eval/loss`` (and ``eval/accuracy`` for ``[B, classes]`` outputs) over ``val_data``."""
+        """``eval/loss`` over ``val_data``, and ``eval/accuracy`` when every batch's outputs are
+        ``[B, classes]`` scores for integer labels (any other shape: no accuracy, never a zero)."""
         parts = self.parts
         assert parts is not None
         collate = parts.collate or stack_collate(self.paddle)
@@ -381,6 +387,7 @@ class TrainingLoop:
         else:
             batches = iter(data)
         loss_sum, correct, seen = 0.0, 0, 0
+        scored = parts.compute_loss is None and _classifier_like(parts)
         for batch in batches:
             batch = tuple(batch) if isinstance(batch, tuple | list) else (batch,)
             count = _batch_len(batch)
@@ -390,13 +397,15 @@ class TrainingLoop:
                 assert parts.loss is not None
                 outputs = model(batch[0])
                 loss_sum += float(parts.loss(outputs, *batch[1:]).item()) * count
-                correct += _correct(outputs, batch[1:])
+                hits = _correct(outputs, batch[1:]) if scored else None
+                scored = hits is not None
+                correct += hits or 0
             seen += count
             if limit is not None and seen >= limit:
                 break
         metrics = {"loss": loss_sum / max(seen, 1)}
-        if parts.compute_loss is None and _classifier_like(parts):
-            metrics["accuracy"] = correct / max(seen, 1)
+        if scored and seen:
+            metrics["accuracy"] = correct / seen
         return metrics
 
     def _checkpoint(self, step: int) -> CheckpointInfo | None:
@@ -495,6 +504,7 @@ class TrainingLoop:
                 input_spec=spec,
                 checkpoint=self.last_checkpoint,
                 paddle_version=str(self.paddle.__version__),
+                code=code_of(parts.model, self.cfg),
             )
         except Exception as exc:  # noqa: BLE001 - a failed export is an alert; the training result stands
             self.ctx.emit(
@@ -529,16 +539,19 @@ def _batch_len(batch: Any) -> int:
     return int(shape[0]) if shape else 1
 
 
-def _correct(outputs: Any, labels: tuple[Any, ...]) -> int:
-    """Top-1 hits for classifier-shaped outputs (``[B, C]`` scores, ``[B]`` or ``[B, 1]`` labels), else 0."""
+def _correct(outputs: Any, labels: tuple[Any, ...]) -> int | None:
+    """Top-1 hits for classifier-shaped outputs (``[B, C]`` scores, ``[B]`` or ``[B, 1]`` integer
+    labels); ``None`` when accuracy does not apply to this batch (a language model's ``[B, T, V]``
+    logits, float targets, several label fields) — then no ``eval/accuracy`` is reported at all, rather
+    than a zero that reads like a model that never gets anything right."""
     if len(labels) != 1 or len(getattr(outputs, "shape", ())) != 2:
-        return 0
+        return None
     label = labels[0]
     if "int" not in str(getattr(label, "dtype", "")):
-        return 0
+        return None
     predicted = outputs.argmax(axis=-1).numpy()
     truth = label.numpy().reshape(-1)
-    return int((predicted == truth).sum()) if truth.shape == predicted.shape else 0
+    return int((predicted == truth).sum()) if truth.shape == predicted.shape else None
 
 
 def _classifier_like(parts: TrainParts) -> bool:

@@ -232,20 +232,48 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "请比较同一训练配置的运行（批大小相同或为其倍数），且都记录了损失",
     ),
     "parallel.parity.batch_differs": (
-        "global batch {a} vs {b} with lr {lr_a} vs {lr_b}",
-        "全局批大小 {a} 对 {b}，学习率 {lr_a} 对 {lr_b}",
+        "global batch {a} vs {b}: the same data in a different number of steps cannot follow the same loss curve",
+        "全局批大小 {a} 对 {b}：同样的数据分成不同的步数，无法走出相同的损失曲线",
     ),
     "parallel.parity.batch_differs.fix": (
+        "set train.batch_size: {batch} — the global batch, which the plan splits over its data-parallel ranks",
+        "请设 train.batch_size: {batch}——即全局批大小，由方案在数据并行进程间切分",
+    ),
+    "parallel.parity.batch_same": ("same global batch ({batch})", "全局批大小相同（{batch}）"),
+    "parallel.parity.lr_same": ("same learning rate ({lr})", "学习率相同（{lr}）"),
+    "parallel.parity.lr_scaled": (
+        "learning rate {a} → {b}: scaled linearly with the global batch",
+        "学习率 {a} → {b}：已随全局批大小线性缩放",
+    ),
+    "parallel.parity.lr_unscaled": (
+        "un-scaled learning rate: the global batch went {a} → {b} but the learning rate {lr_a} → {lr_b}",
+        "学习率未缩放：全局批大小从 {a} 变为 {b}，学习率却是 {lr_a} → {lr_b}",
+    ),
+    "parallel.parity.lr_unscaled.fix": (
         "scale the learning rate with the global batch (linear rule: lr {lr}), or keep the global batch the same",
         "请按全局批大小缩放学习率（线性规则：lr {lr}），或保持全局批大小不变",
     ),
     "parallel.parity.lr_differs": (
-        "same global batch, different lr: {a} vs {b}",
+        "same global batch, different learning rate: {a} vs {b}",
         "全局批大小相同，学习率不同：{a} 对 {b}",
     ),
-    "parallel.parity.batch_same": (
-        "same global batch ({batch}) and learning rate ({lr})",
-        "全局批大小（{batch}）与学习率（{lr}）相同",
+    "parallel.parity.lr_differs.fix": (
+        "use train.lr: {lr} — a plan that keeps the global batch keeps the learning rate",
+        "请使用 train.lr: {lr}——全局批大小不变的方案，学习率也不应改变",
+    ),
+    "parallel.parity.grad_sync": (
+        "{run}: the {ranks} ranks start at the baseline's loss, then their mean leaves it at step {step}: "
+        "the ranks' parameters drift apart — gradients are not synchronised",
+        "{run}：{ranks} 个进程起始损失与基线相同，之后其平均值在第 {step} 步偏离：各进程参数逐渐分离——梯度没有同步",
+    ),
+    "parallel.parity.grad_sync.fix": (
+        "all-reduce (average) the gradients over the data-parallel ranks before the optimizer step "
+        "(paddle.DataParallel, or a plan with a dp section)",
+        "请在优化器更新前对数据并行进程的梯度做 all-reduce 平均（paddle.DataParallel，或带 dp 段的方案）",
+    ),
+    "parallel.parity.grad_sync_ok": (
+        "the data-parallel ranks stay in sync (they log the same loss)",
+        "数据并行进程保持同步（记录的损失相同）",
     ),
     "parallel.parity.seed_same": ("same seed ({seed})", "随机种子相同（{seed}）"),
     "parallel.parity.seed_differs": ("different seeds: {a} vs {b}", "随机种子不同：{a} 对 {b}"),
@@ -280,6 +308,60 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{runs}：每个进程抽取相同的全局批次（相同种子与采样器），再保留自己的切片",
     ),
     "parallel.parity.no_dp": ("no data-parallel split in either run", "两个运行都没有数据并行切分"),
+    "parallel.parity.verdict.match": (
+        "parity holds: over {steps} steps the loss gap stayed within float32 rounding (largest {abs}, {rel} relative)",
+        "一致：{steps} 步内损失差始终在 float32 舍入误差范围内（最大 {abs}，相对 {rel}）",
+    ),
+    "parallel.parity.verdict.amplified": (
+        "parity holds within float32 noise: over {steps} steps the gap stayed at the rounding floor until step "
+        "{step}, then grew out of it gradually as training amplified it, to {rel} relative (limit {envelope})",
+        "在 float32 噪声范围内一致：{steps} 步内损失差在第 {step} 步之前都处于舍入下限，之后随训练逐渐放大，"
+        "最大相对差 {rel}（上限 {envelope}）",
+    ),
+    "parallel.parity.verdict.diverged": (
+        "parity does not hold: at step {step} the loss gap {gap} is beyond what float32 rounding explains "
+        "(floor {floor}); largest relative gap {rel}; named causes: {causes}",
+        "不一致：第 {step} 步的损失差 {gap} 超出了 float32 舍入所能解释的范围（下限 {floor}）；"
+        "最大相对差 {rel}；已识别的原因：{causes}",
+    ),
+    "parallel.parity.verdict.within_tolerance": (
+        "parity holds within the fixed tolerance: over {steps} steps the largest loss gap was {abs} (≤ {tol})",
+        "在固定容差内一致：{steps} 步内最大损失差为 {abs}（≤ {tol}）",
+    ),
+    "parallel.parity.verdict.beyond_tolerance": (
+        "parity does not hold by the fixed tolerance: at step {step} the loss gap {gap} exceeds {floor}; "
+        "largest relative gap {rel}; named causes: {causes}",
+        "按固定容差不一致：第 {step} 步的损失差 {gap} 超过 {floor}；最大相对差 {rel}；已识别的原因：{causes}",
+    ),
+    "parallel.parity.verdict.check_failed": (
+        "parity does not hold: the loss curves agree, but a recorded fact differs: {causes}",
+        "不一致：损失曲线吻合，但记录的设置不同：{causes}",
+    ),
+    "parallel.parity.verdict.no_cause": (
+        "none of the recorded facts explains it (compare the plan's layers and placements)",
+        "记录的设置都无法解释（请检查方案的层与放置方式）",
+    ),
+    "parallel.parity.verdict.no_overlap": (
+        "cannot judge: the runs share no step with the same number of samples seen",
+        "无法判断：两个运行没有“已见样本数”相同的步",
+    ),
+    "parallel.parity.verdict.not_comparable": (
+        "not comparable, nothing compared: {differences}",
+        "不可比较，未做比较：{differences}",
+    ),
+    "parallel.parity.fingerprint_missing": (
+        "(a run has no model.json: the model was compared by its config)",
+        "（有运行缺少 model.json：模型按配置比较）",
+    ),
+    "parallel.parity.next": ("next: {command}", "下一步：{command}"),
+    "parallel.parity.only_in": ("parameters only in {run}", "仅 {run} 有的参数"),
+    "parallel.parity.what.model": ("model", "模型"),
+    "parallel.parity.what.data": ("data", "数据"),
+    "parallel.parity.what.recipe": ("recipe", "训练方法"),
+    "parallel.parity.next.rerun": (
+        "fix what the verdict names, then run the parallel job again",
+        "先修复结论中指出的问题，再重新运行并行作业",
+    ),
     # -- command line --------------------------------------------------------------------------------
     "parallel.cli.fix": ("fix", "修复"),
     "parallel.cli.validate.help": (
@@ -291,8 +373,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "通过 paddle.distributed.launch 在 N 个进程上运行方案（单进程网格在本进程内运行）。",
     ),
     "parallel.cli.parity.help": (
-        "Compare two runs' losses on samples seen; check the usual causes of a parallel run learning differently.",
-        "按已见样本数比较两个运行的损失；检查并行运行学习效果不同的常见原因。",
+        "Compare two runs' losses on samples seen against a float32 noise model; check the usual causes of a parallel run learning differently. Runs of different models, data or recipes are refused (exit 2) with what differs.",
+        "按已见样本数、以 float32 噪声模型比较两个运行的损失；检查并行运行学习效果不同的常见原因。模型、数据或训练方法不同的运行会被拒绝（退出码 2），并列出不同之处。",
     ),
     "parallel.cli.export.help": (
         "Write a Python file, launch commands (single and multi-node), a Slurm script and a PaddleJob manifest.",
@@ -320,8 +402,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "某进程在这么多秒内无进展时结束运行（默认：方案的 watchdog_s）",
     ),
     "parallel.cli.opt.tolerance": (
-        "largest loss difference that counts as equal (default 1e-5)",
-        "视为相等的最大损失差（默认 1e-5）",
+        "a fixed largest absolute loss difference instead of the float32 noise model (default: the noise model)",
+        "以固定的最大绝对损失差代替 float32 噪声模型（默认：噪声模型）",
     ),
     "parallel.cli.opt.output": (
         "folder to write into (default: <plan>-export)",
@@ -360,8 +442,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "运行{status}（{ranks} 个进程报告了步数）",
     ),
     "parallel.cli.parity": (
-        "{steps} steps compared: max |Δloss| {abs}, max relative {rel} (tolerance {tol}); first step beyond: {first}",
-        "比较了 {steps} 步：最大 |Δloss| {abs}，最大相对差 {rel}（容差 {tol}）；首个超出的步：{first}",
+        "{steps} steps compared: max |Δloss| {abs}, max relative {rel} ({tol}); leaves the rounding floor at "
+        "step {left}; divergence from step {first}",
+        "比较了 {steps} 步：最大 |Δloss| {abs}，最大相对差 {rel}（{tol}）；离开舍入下限的步：{left}；"
+        "分歧开始的步：{first}",
+    ),
+    "parallel.cli.parity.noise_model": (
+        "float32 noise model: floor {k}·eps·|loss|·√step",
+        "float32 噪声模型：下限 {k}·eps·|loss|·√step",
+    ),
+    "parallel.cli.parity.fixed_tolerance": ("fixed tolerance {tol}", "固定容差 {tol}"),
+    "parallel.cli.parity.refused": (
+        "{a} and {b} are not comparable — they differ in:",
+        "{a} 与 {b} 不可比较——不同之处：",
     ),
     "parallel.cli.export_failed": ("cannot write {path}: {error}", "无法写入 {path}：{error}"),
     "parallel.export.exists": (
@@ -411,8 +504,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "ui.plan.key.parity": ("parity with baseline", "与基线对比"),
     "ui.plan.parity.none": (
-        "no finished run of this plan, or no finished single-card run of its training config, to compare",
-        "没有可比较的已完成运行：需要此方案的运行，以及其训练配置的单卡运行",
+        "no finished run of this plan, or no finished single-card run comparable to it (same model, data and recipe), to compare",
+        "没有可比较的已完成运行：需要此方案的运行，以及与之可比（模型、数据与训练方法相同）的单卡运行",
     ),
     "worker.plan_parity": ("comparing with the baseline", "与基线对比"),
 }

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from workbench.i18n import t
+from workbench.runs import read_run_config
 from workbench.verify.engine import newest_report, read_json
 from workbench.verify.layers import LAYERS
 from workbench.verify.model import FAIL, NOT_RUN, PASS, Context, Item
@@ -19,9 +20,22 @@ RUN_COMMAND = "paddle-workbench plan run sample_configs/plan_cls_dp.yaml --nproc
 
 
 def parity_command(ctx: Context) -> str:
-    a = ctx.baseline.name if ctx.baseline is not None else "RUN_A"
-    b = ctx.parallel.name if ctx.parallel is not None else "RUN_B"
-    return f"paddle-workbench plan parity {a} {b}"
+    """The comparison to run: the parallel run against a baseline comparable to it (same model, data
+    and recipe — never merely the newest single-card run); without one, training that baseline."""
+    from workbench.parallel.comparable import differences
+    from workbench.parallel.parity import comparable_baseline
+
+    if ctx.parallel is None:
+        a = ctx.baseline.name if ctx.baseline is not None else "RUN_A"
+        return f"paddle-workbench plan parity {a} RUN_B"
+    baseline = ctx.baseline
+    if baseline is None or not differences(baseline, ctx.parallel).ok:
+        baseline = comparable_baseline(ctx.store, ctx.parallel)
+    if baseline is None:
+        section = read_run_config(ctx.parallel).get("parallel")
+        train = section.get("train_file") if isinstance(section, dict) else None
+        return f"paddle-workbench train {train or 'TRAIN.yaml'}"
+    return f"paddle-workbench plan parity {baseline.name} {ctx.parallel.name}"
 
 
 def newest_parity(ctx: Context) -> Path | None:
@@ -54,6 +68,11 @@ def parallel(ctx: Context) -> list[Item]:
         first=str(doc.get("first_divergence_step")),
         path=str(path),
     )
+    verdict = doc.get("verdict_text")
+    if limit is None and isinstance(verdict, str) and verdict:  # judged by the float32 noise model
+        evidence = f"{verdict} ({path})"
+    if not ok and isinstance(doc.get("next"), str) and doc["next"]:
+        command = doc["next"]  # what the failed comparison names to do, not the same comparison again
     items.append(
         Item(
             "parallel.parity",
