@@ -249,7 +249,13 @@ class PlanScreen(WorkbenchScreen):
         from workbench.config import ConfigError
         from workbench.isolate import ChildCancelled
         from workbench.parallel.facts import FactsBuildFailed, build_facts_isolated, user_code_notice
+        from workbench.parallel.facts_cache import cache_folder, facts_key, load_facts, store_facts
 
+        cache = cache_folder(self.wb.workspace)
+        key = facts_key(train)
+        cached = load_facts(cache, key) if key is not None else None
+        if cached is not None:  # config, data, code and Paddle unchanged since the build that made them
+            return cached
         self._end_builder()
         ended = threading.Event()
         with self._builder_lock:
@@ -284,6 +290,8 @@ class PlanScreen(WorkbenchScreen):
             if not ended.is_set():
                 self.post_message(PlanFactsBuilt(train=str(train), error=error))
             return None
+        if (key := facts_key(train)) is not None:  # again: the build may have made the demo data
+            store_facts(cache, key, facts)
         return facts
 
     @on(PlanFactsBuilt)

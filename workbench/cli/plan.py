@@ -93,14 +93,19 @@ def _print_report(console: Console, report: object) -> None:
 def _validate(console: Console, path: Path, nproc: int | None, overrides: tuple[str, ...]) -> object:
     """Check the plan; the model is built in a child process, and the first line says so when that
     imports the user's code (``task: custom``)."""
+    from workbench.parallel.facts_cache import cache_folder
     from workbench.parallel.validate import check_plan
 
-    return check_plan(
+    report = check_plan(
         path,
         nproc=nproc,
         train_overrides=overrides,
         notify=lambda notice: console.print(notice, markup=False, style="bold"),
+        facts_cache=cache_folder(current_settings().workspace),
     )
+    if report.facts_reused:
+        console.print(t("parallel.facts_reused"), markup=False, style="dim")
+    return report
 
 
 def _store_parity(doc: dict[str, Any], run_b: Path) -> None:

@@ -22,6 +22,7 @@ from workbench.i18n import t
 from workbench.isolate import Cancel
 from workbench.parallel.estimate import Estimate, estimate
 from workbench.parallel.facts import FactsBuildFailed, ModelFacts, build_facts_isolated, user_code_notice
+from workbench.parallel.facts_cache import facts_key, load_facts, store_facts
 from workbench.parallel.lowering import Finding, Lowered, lower
 from workbench.parallel.spec import PlanConfig
 
@@ -39,6 +40,9 @@ class PlanReport:
     positions: PositionMap | None = None
     user_code: str | None = None
     """The notice said before the model build imported the user's module (``task: custom``), if it did."""
+    facts_reused: bool = False
+    """The model facts came from the workspace's cache (:mod:`workbench.parallel.facts_cache`): config,
+    data, code and Paddle unchanged since the check that built them."""
 
     @property
     def ok(self) -> bool:
@@ -58,6 +62,7 @@ class PlanReport:
             "layer_plans": dict(self.lowered.layer_plans) if self.lowered else {},
             "estimate": self.estimate.to_dict() if self.estimate else {},
             "user_code": self.user_code,
+            "facts_reused": self.facts_reused,
         }
 
 
@@ -84,12 +89,15 @@ def check_plan(
     text: str | None = None,
     notify: Callable[[str], None] | None = None,
     cancel: Cancel | None = None,
+    facts_cache: Path | None = None,
 ) -> PlanReport:
     """Validate ``path`` against the real model (see :mod:`workbench.parallel.lowering`).
 
     Without ``facts`` the model is built in a child process; ``notify(sentence)`` is called first when
     that imports the user's code, and ``cancel`` ends the child
-    (:class:`~workbench.isolate.ChildCancelled` then propagates)."""
+    (:class:`~workbench.isolate.ChildCancelled` then propagates). With ``facts_cache`` (a workspace's
+    :func:`~workbench.parallel.facts_cache.cache_folder`) facts built for the same config, data, code and
+    Paddle are reused, and facts built here are kept there."""
     report = PlanReport(path=Path(path))
     try:
         plan, positions = load_plan(path, overrides, text)
@@ -116,6 +124,10 @@ def check_plan(
         report.user_code = user_code_notice(train_path, train_overrides)
         if report.user_code is not None and notify is not None:
             notify(report.user_code)
+        key = facts_key(train_path, train_overrides) if facts_cache is not None else None
+        facts = load_facts(facts_cache, key) if facts_cache is not None and key is not None else None
+        report.facts_reused = facts is not None
+    if facts is None:
         try:
             facts = build_facts_isolated(train_path, train_overrides, cancel=cancel)
         except ConfigError as exc:
@@ -134,6 +146,8 @@ def check_plan(
                     )  # fmt: skip
                 )
             return report
+        if facts_cache is not None and (key := facts_key(train_path, train_overrides)) is not None:
+            store_facts(facts_cache, key, facts)  # the key again: the build may have made the demo data
     report.facts = facts
     device = "cpu" if facts.device.startswith("cpu") else "gpu"
     lowered = lower(plan, facts, file=str(path), positions=positions, nproc=nproc, device=device)

@@ -190,6 +190,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "run `paddle-workbench validate {path}` and fix the training config first",
         "请先运行 `paddle-workbench validate {path}` 并修正训练配置",
     ),
+    "parallel.facts_reused": (
+        "model: the facts of the last check of this config (config, data, workbench code and Paddle "
+        "unchanged), not built again",
+        "模型：沿用上次检查此配置时的模型信息（配置、数据、workbench 代码与 Paddle 均未变化），未重新构建",
+    ),
     "parallel.user_code": (
         "importing your code: {module} (from {folder}) in a child process, to build the model",
         "正在子进程中导入你的代码：{module}（来自 {folder}），以构建模型",
