@@ -17,26 +17,24 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
-from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Log, Static
 from textual.worker import Worker
 
-from workbench.compare_runs import AlignedSeries, aligned_x, batch_size, compare_latest
-from workbench.events import AlertRaised, CheckpointSaved, RunFailed
+from workbench.compare_runs import aligned_x, batch_size
+from workbench.events import RunFailed
 from workbench.i18n import t
 from workbench.logtail import LogTail
-from workbench.parallel.ranks import RankWatch
 from workbench.progress import PROGRESS_CELLS, EtaClock, format_eta, progress_bar
 from workbench.runner import Job
-from workbench.screens.base import WorkbenchScreen
 from workbench.screens.dialogs import RunPickerScreen
-from workbench.screens.formatting import STATUS_VARIABLE, format_value, status_text
+from workbench.screens.formatting import STATUS_VARIABLE, status_text
 from workbench.screens.inert import InertLog, InertStatic, inert
+from workbench.screens.job_controls import JobControlScreen
 from workbench.screens.widgets.chart_grid import (
     SMOOTHING_STEPS,
     WINDOW_STEPS,
@@ -45,11 +43,10 @@ from workbench.screens.widgets.chart_grid import (
     GridOverlay,
     GridSource,
 )
-from workbench.screens.widgets.compare_table import CompareTable
 from workbench.screens.widgets.key_footer import KeyFooter
+from workbench.screens.widgets.monitor_side import MonitorSide, SideView
 from workbench.screens.widgets.overview import OverviewPane
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
-from workbench.screens.widgets.ranks import RankTable
 from workbench.screens.widgets.runs_sidebar import RunsSidebar
 from workbench.screens.widgets.system_pane import SystemPane
 from workbench.screens.workers import LogTailRead
@@ -58,7 +55,7 @@ PLOT_INTERVAL_S = 1.0
 GRID_LOW_BANDWIDTH_INTERVAL_S = 5.0
 
 
-class MonitorScreen(WorkbenchScreen):
+class MonitorScreen(JobControlScreen):
     DEFAULT_CSS = """
     MonitorScreen #monitor-title { height: 1; padding: 0 1; }
     MonitorScreen #monitor-main { height: 1fr; min-height: 8; }
@@ -110,7 +107,6 @@ class MonitorScreen(WorkbenchScreen):
         self._log_worker: Worker[None] | None = None
         self._eta = EtaClock()
         self._controls_for: tuple[object, ...] = ()
-        self._rank_watch = RankWatch()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -119,11 +115,7 @@ class MonitorScreen(WorkbenchScreen):
             yield RunsSidebar(id="monitor-runs")
             yield BraillePlot(id="monitor-plot")
             yield ChartGrid(id="monitor-grid")
-            with Vertical(id="monitor-side", classes="panel"):
-                yield Static(id="monitor-values")
-                yield InertStatic(id="monitor-events")  # alert text comes from the run
-                yield RankTable(id="monitor-ranks")
-                yield CompareTable(id="monitor-compare")
+            yield MonitorSide()
         yield OverviewPane(id="monitor-overview")  # v: shown in place of the curves
         yield SystemPane(id="monitor-system")
         with VerticalScroll(id="monitor-failure", classes="panel error-panel"):
@@ -319,31 +311,8 @@ class MonitorScreen(WorkbenchScreen):
         )
 
     def _render_side(self, job: Job) -> None:
-        table = Table(box=None, show_header=False, pad_edge=False)
-        table.add_column(t("ui.monitor.metric"))
-        table.add_column(t("ui.monitor.value"), justify="right")
-        current = self.current_metric()
-        latest = job.metrics.latest()
-        for name, value in latest.items():
-            if name.startswith("sys/"):
-                continue  # the system pane (y) shows them
-            table.add_row(Text(inert(name), style="bold" if name == current else ""), format_value(value))
-        if not self.grid_mode:  # hidden under the grid, and an update reflows the whole screen
-            self.query_one("#monitor-values", Static).update(table)
-        lines = []
-        for event in job.lifecycle[-8:]:
-            if isinstance(event, CheckpointSaved):
-                lines.append(t("ui.monitor.event.checkpoint", step=event.step))
-            elif isinstance(event, AlertRaised):
-                lines.append(t("ui.monitor.event.alert", kind=event.kind, message=event.message))
-        if not self.grid_mode or self.query_one("#monitor-side").display:
-            self.query_one("#monitor-events", Static).update("\n".join(lines))
-        ranks = self._render_ranks(job)
-        compared = self._render_compare(job)
-        self.query_one("#monitor-values").display = not self.grid_mode
-        self.query_one("#monitor-side").display = (
-            bool(latest or lines or ranks) and not self.grid_mode
-        ) or compared
+        view = SideView(self.current_metric(), self._compare_metric(), self.grid_mode, self._axis())
+        self.query_one(MonitorSide).show(job, view, self.query_one(RunsSidebar))
 
     def _axis(self) -> Literal["step", "samples"]:
         return "samples" if self.x_axis == "samples" else "step"
@@ -355,42 +324,6 @@ class MonitorScreen(WorkbenchScreen):
         grid = self.query_one(ChartGrid)
         focused = self.focused.group.key if isinstance(self.focused, Chart) else None
         return grid.enlarged or focused or next(iter(grid.charts), None)
-
-    def _render_compare(self, job: Job) -> bool:
-        """Each run's latest value of the compared metric and its difference to the baseline."""
-        sidebar = self.query_one(RunsSidebar)
-        name = self._compare_metric()
-        runs = [(job.run_id, job.metrics, job.config, 0)]
-        runs += [(r.run_id, r.metrics, r.config, r.color) for r in sidebar.overlays.values()]
-        aligned, colours = [], {}
-        for run_id, metrics, config, slot in runs:
-            series = metrics.series(name) if name is not None else None
-            x = aligned_x(series.arrays()[0], config, self._axis()) if series is not None else None
-            if series is not None and x is not None:
-                aligned.append(AlignedSeries(run_id, x, series.arrays()[1]))
-                colours[run_id] = self.wb.theme_variable(f"run-{slot}")
-        rows = compare_latest(aligned, sidebar.baseline) if sidebar.overlays and name is not None else []
-        self.query_one(CompareTable).show(
-            name or "", rows, lambda run_id: colours.get(run_id, ""), t(f"ui.axis.{self._axis()}")
-        )
-        return bool(rows)
-
-    def _render_ranks(self, job: Job) -> bool:
-        """The rank table of a multi-rank run (hidden for one rank); whether it is shown."""
-        ranks = job.metrics.ranks()
-        widget = self.query_one(RankTable)
-        widget.display = len(ranks) > 1
-        if len(ranks) > 1:
-            result = job.result
-            rows = self._rank_watch.rows(
-                job.metrics,
-                job.run_dir,
-                now=time.monotonic(),
-                done=job.done,
-                failed_rank=getattr(result, "rank", None) if isinstance(result, RunFailed) else None,
-            )
-            widget.show(rows, lambda rank: self.wb.theme_variable(f"rank-{rank % 4}"))
-        return len(ranks) > 1
 
     def _render_failure(self, job: Job) -> None:
         result = job.result
@@ -423,49 +356,6 @@ class MonitorScreen(WorkbenchScreen):
             self.query_one(Log).write(message.text)
 
     # -- actions --------------------------------------------------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``s`` / ``p`` / ``c`` are offered only while the followed run is still going."""
-        if action in ("stop", "pause", "checkpoint"):
-            return self.job is not None and not self.job.done
-        return True
-
-    def _controllable_job(self) -> Job | None:
-        job = self.job
-        if job is None:
-            return None
-        if job.done:
-            self.notify(t("ui.monitor.not_running", status=t(f"status.{job.status}")), severity="warning")
-            return None
-        return job
-
-    def action_stop(self) -> None:
-        job = self._controllable_job()
-        if job is None:
-            return
-        if not job.cancellable:
-            self.notify(t("ui.monitor.not_controllable"), severity="warning")
-            return
-        job.cancel()
-        self.notify(t("ui.monitor.stopping"))
-
-    def action_pause(self) -> None:
-        job = self._controllable_job()
-        if job is None:
-            return
-        done = job.resume() if job.paused else job.pause()
-        if not done:
-            self.notify(t("ui.monitor.not_controllable"), severity="warning")
-        self.tick()
-
-    def action_checkpoint(self) -> None:
-        job = self._controllable_job()
-        if job is None:
-            return
-        if job.request_checkpoint():
-            self.notify(t("ui.monitor.checkpoint_requested"))
-        else:
-            self.notify(t("ui.monitor.not_controllable"), severity="warning")
 
     def action_metric(self, delta: int) -> None:
         self.metric_index += delta
