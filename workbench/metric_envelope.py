@@ -1,8 +1,8 @@
 """A plot's view of a long, growing series, kept up to date from the new points only.
 
-Drawing a chart used to copy a series' whole history into one array, then min/max-decimate it — cost
-linear in the run's length on every redraw (13 ms per series at a million points, 55 ms with EMA
-smoothing), which is UI-thread time the training thread waits for under the GIL. :class:`Envelope` keeps
+Copying a series' whole history into one array and min/max-decimating it on every redraw would cost
+time linear in the run's length (13 ms per series at a million points, 55 ms with EMA smoothing) on the
+UI thread, which the training thread waits for under the GIL. :class:`Envelope` keeps
 at most :data:`MAX_BUCKETS` ``(x, min, max)`` buckets instead: new points fill the open bucket, and when
 the buckets pass the limit, neighbours merge and a bucket holds twice as many points. A redraw reads
 about 2 × :data:`MAX_BUCKETS` points whatever the history's length, and the extremes (spikes, the lowest

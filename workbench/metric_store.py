@@ -1,7 +1,7 @@
 """The in-memory history of a run's metrics: one append-only series per ``(rank, name)``.
 
 Kept apart from :mod:`workbench.events` (the event vocabulary every module reads) because it is the one
-part that needs numpy: the run list and the CLI import the events on every start and no longer pay for
+part that needs numpy: the run list and the CLI import the events on every start and do not pay for
 numpy before the first frame.
 """
 

@@ -2,9 +2,9 @@
 point at ``file:line:col`` with a fix (docs/architecture.md, "Errors and faults").
 
 Everything but the error types loads on first use (PEP 562): the settings and the CLI's error printing
-import :mod:`workbench.config.errors` on every start, and importing this package used to build the
-training model and scan the task registry before the TUI could draw its first frame, and to import
-pydantic and YAML for ``--help``.
+import :mod:`workbench.config.errors` on every start, and importing this package must not build the
+training model or scan the task registry before the TUI draws its first frame, nor import pydantic and
+YAML for ``--help``.
 """
 
 from __future__ import annotations
