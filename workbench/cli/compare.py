@@ -1,4 +1,9 @@
-"""``paddle-workbench compare CONFIG_OR_RUN [--checkpoint STEP] [--repeat N] [--json]``: parity.
+"""``paddle-workbench compare CONFIG_OR_RUN|EXPORT [--checkpoint STEP] [--repeat N] [--json]``: parity.
+
+``EXPORT`` is an export the workbench did not make — a ``paddle.jit.save`` prefix or folder, or a
+PaddleX/PaddleOCR inference-model folder — with ``--inputs FILE.npz`` or ``--shape [NAME=]D,…`` for its
+input and ``--reference FILE.npz|RUN`` for what it should give (:mod:`workbench.inference.foreign`);
+a PATH that is neither a run nor an export is bad input listing what was looked for.
 
 Latency per path is the median and interquartile range of ``--repeat N`` timed calls after the warm-up
 (``--repeats`` is the same option); where two paths' ranges overlap the output says so and claims no
@@ -32,6 +37,10 @@ from workbench.i18n import t
 from workbench.runs import RunStore
 from workbench.settings import WorkbenchSettings
 
+PRECISIONS = ("int8", "fp16")
+"""``--precision`` values: :data:`workbench.inference.quantize.PRECISIONS` (not imported: start-up
+stays free of numpy and the inference engine)."""
+
 
 def compare_command() -> click.Command:
     @click.command("compare", help=t("cli.compare.help"))
@@ -49,6 +58,13 @@ def compare_command() -> click.Command:
         "--batch-size", type=click.IntRange(1, 100_000), default=None, help=t("inference.cli.opt.batch")
     )
     @click.option("--onnx/--no-onnx", default=None, help=t("inference.cli.opt.onnx"))
+    @click.option(
+        "--precision",
+        "precision",
+        multiple=True,
+        type=click.Choice(PRECISIONS),
+        help=t("precision.cli.opt"),
+    )
     @click.option("--path", "paths", multiple=True, help=t("inference.cli.opt.path"))
     @click.option(
         "--matrix-out",
@@ -56,6 +72,15 @@ def compare_command() -> click.Command:
         default=None,
         help=t("inference.cli.opt.matrix_out"),
     )
+    @click.option(
+        "--inputs",
+        "inputs_file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help=t("inference.foreign.opt.inputs"),
+    )
+    @click.option("--shape", "shapes", multiple=True, help=t("inference.foreign.opt.shape"))
+    @click.option("--reference", default=None, help=t("inference.foreign.opt.reference"))
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
     @pass_settings
     @click.pass_context
@@ -67,11 +92,16 @@ def compare_command() -> click.Command:
         repeats: int,
         batch_size: int | None,
         onnx: bool | None,
+        precision: tuple[str, ...],
         paths: tuple[str, ...],
         matrix_out: Path | None,
+        inputs_file: Path | None,
+        shapes: tuple[str, ...],
+        reference: str | None,
         json_mode: bool,
     ) -> None:
         from workbench.inference import CompareInputError, CompareOptions, run_comparison
+        from workbench.inference.foreign import ForeignOptions, compare_export, resolve_target
         from workbench.inference.report import latency_comparison, write_report
 
         console = human_console(json_mode)
@@ -88,7 +118,12 @@ def compare_command() -> click.Command:
             matrix_out_exists()  # before the comparison's minutes, not after
         store = RunStore(settings.workspace)
         options = CompareOptions(
-            checkpoint=step, repeats=repeats, batch_size=batch_size, onnx=onnx, paths=list(paths) or None
+            checkpoint=step,
+            repeats=repeats,
+            batch_size=batch_size,
+            onnx=onnx,
+            paths=list(paths) or None,
+            precision=list(dict.fromkeys(precision)),
         )
 
         def progress(stage: str, name: str | None) -> None:
@@ -97,7 +132,41 @@ def compare_command() -> click.Command:
             )
 
         try:
-            result = run_comparison(config_or_run, store, options, progress)
+            target = resolve_target(config_or_run, store)
+            export_only = [
+                name
+                for name, given in (
+                    ("--inputs", inputs_file),
+                    ("--shape", shapes),
+                    ("--reference", reference),
+                )
+                if given
+            ]
+            if isinstance(target, Path) and export_only:
+                raise CompareInputError(
+                    [t("inference.foreign.export_only", options=", ".join(export_only), ref=config_or_run)]
+                )
+            if isinstance(target, Path):
+                result = run_comparison(target, store, options, progress)
+            elif batch_size is not None or precision:
+                run_only = (
+                    "--batch-size" if batch_size is not None else "",
+                    "--precision" if precision else "",
+                )
+                raise CompareInputError(
+                    [t("inference.foreign.run_only", option=", ".join(o for o in run_only if o))]
+                )
+            else:
+                foreign = ForeignOptions(
+                    inputs=inputs_file,
+                    shapes=shapes,
+                    reference=reference,
+                    checkpoint=step,
+                    repeats=repeats,
+                    onnx=onnx,
+                    paths=list(paths) or None,
+                )
+                result = compare_export(target, store, foreign, progress)
         except CompareInputError as exc:
             for message in exc.messages:
                 console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", message))
@@ -125,21 +194,27 @@ def compare_command() -> click.Command:
         doc = result.to_dict()
         doc["reports"] = {"json": str(json_path), "markdown": str(md_path)}
         doc["latency_comparison"] = latency_comparison(doc)
-        console.print(
-            t("inference.cli.header", run=result.run_dir.name, step=result.checkpoint["step"]), markup=False
-        )
+        if result.foreign is not None:
+            header = t(
+                "inference.foreign.cli.header", export=result.foreign["prefix"], kind=result.foreign["kind"]
+            )
+        else:
+            header = t("inference.cli.header", run=result.run_dir.name, step=result.checkpoint["step"])
+        console.print(header, markup=False)
         for note in result.notes:
             console.print(f"  {note}", markup=False)
         table = Table(box=None, pad_edge=False)
         for key in ("path", "status", "diff", "cosine", "agree", "latency", "iqr", "load"):
             table.add_column(t(f"inference.cli.col.{key}"), no_wrap=key == "path")
         n = doc["batch"]["size"]
-        ref = result.reference["latency"]
-        table.add_row(
-            "dygraph_eval", "reference", "0", "1", "-",
-            f"{format_number(ref['batch_1']['median'])} / {format_number(ref[f'batch_{n}']['median'])}",
-            _spread(ref.get(f"batch_{n}")), "-",
-        )  # fmt: skip
+        ref = result.reference.get("latency") or {}
+        if result.reference.get("kind") != "anchor":  # an anchor is one of the paths below
+            table.add_row(
+                str(result.reference.get("name", "dygraph_eval")), "reference", "0", "1", "-",
+                f"{format_number(ref.get('batch_1', {}).get('median'))} / "
+                f"{format_number(ref.get(f'batch_{n}', {}).get('median'))}",
+                _spread(ref.get(f"batch_{n}")), "-",
+            )  # fmt: skip
         for path in result.paths:
             status = path["status"]
             key = "deliberate" if path["deliberate"] and status == "exceeds" else status

@@ -7,6 +7,8 @@
 * :mod:`~workbench.inference.engine` — the comparison itself; :mod:`~workbench.inference.findings` — the
   pitfall detectors; :mod:`~workbench.inference.ops` — operator inventory; :mod:`~workbench.inference.matrix`
   — the workspace's hardware × model × version matrix; :mod:`~workbench.inference.report` — reports;
+* :mod:`~workbench.inference.foreign` — the same comparison on an export the workbench did not make
+  (a ``paddle.jit.save`` prefix, a PaddleX/PaddleOCR inference-model folder);
 * :mod:`~workbench.inference.onnx_convert` — paddle2onnx in a child process (its abort is a finding);
   :mod:`~workbench.inference.isolated` — a whole comparison in a child process, for the TUI.
 

@@ -36,7 +36,7 @@ from workbench.inference.matrix import append_rows, hardware_label
 from workbench.inference.metrics import diff_stats, histogram, percentile_ms, string_agreement, top1_agreement
 from workbench.inference.onnx_convert import CONVERT_TIMEOUT_S
 from workbench.inference.ops import inventory
-from workbench.inference.paths import ComparePath, PathContext, first_output, ordered_paths
+from workbench.inference.paths import ComparePath, PathContext, PathSkipped, first_output, ordered_paths
 from workbench.inference.preprocess import preprocess_identity
 from workbench.inference.source import (
     CompareInputError,
@@ -76,6 +76,8 @@ class CompareOptions:
     cancel: Callable[[], bool] | None = None
     """Whether the caller gave up: a path's child process (the conversion) is then killed and
     :class:`~workbench.isolate.ChildCancelled` ends the comparison."""
+    precision: Sequence[str] = ()
+    """Reduced-precision paths to add beside float32 (``int8``, ``fp16``: :mod:`workbench.inference.quantize`)."""
 
 
 @dataclass
@@ -92,6 +94,9 @@ class CompareResult:
     matrix_rows: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     batch: dict[str, Any] = field(default_factory=dict)
+    foreign: dict[str, Any] | None = None
+    """An export the workbench did not make (:mod:`workbench.inference.foreign`): its files, kind and
+    inputs; ``run_dir`` is then its work folder in the workspace."""
 
     @property
     def failed(self) -> bool:
@@ -111,6 +116,7 @@ class CompareResult:
             "ops": self.ops,
             "matrix_rows": self.matrix_rows,
             "notes": self.notes,
+            "foreign": self.foreign,
             "ok": not self.failed,
         }
 
@@ -169,6 +175,10 @@ def _select_paths(options: CompareOptions) -> list[tuple[str, ComparePath, str |
         elif path.extra == "onnx" and options.onnx is False:
             continue
         chosen.append((name, path, skip))
+    if options.precision:
+        from workbench.inference.quantize import precision_problems
+
+        problems.extend(precision_problems(options.precision, options.onnx, importlib.util.find_spec))
     if problems:
         raise CompareInputError(problems)
     return chosen
@@ -217,6 +227,8 @@ class _Prepared:
     """Whether outputs are class scores (top-1 agreement is measured)."""
     code: dict[str, Any] = field(default_factory=dict)
     """The code that defines the model (:func:`~workbench.inference.export.code_of`): part of the export key."""
+    calibration: np.ndarray[Any, Any] | None = None
+    """Validation inputs an int8 path calibrates on (``--precision``); ``None``: the batch."""
 
 
 def _compare(
@@ -248,7 +260,7 @@ def _compare(
     path_docs: list[dict[str, Any]] = []
     for name, path, skip in selected:
         report("path", name)
-        path_docs.append(_measure_path(name, path, skip, ctx, prep, reference, scale, options))
+        path_docs.append(measure_path(name, path, skip, ctx, prep, reference, scale, options))
     report("ops", None)
     try:  # before the pitfalls: they read the program's operators before guessing
         ops = inventory(exported.model_file, paddle).to_dict()
@@ -257,6 +269,20 @@ def _compare(
     found = _pitfalls(prep, ctx, checkpoint, exported, path_docs, ops, ref_doc)
     onnx_ok = any(p["name"] == "onnxruntime" and p["status"] in ("ok", "exceeds") for p in path_docs)
     found.extend(detect.detect_ops(ops, onnx_converted=onnx_ok))
+    if options.precision:  # after the pitfalls: reduced precision differs by design, judged by its gate
+        from workbench.inference.quantize import reduced_precision
+
+        def measure(name: str, path: ComparePath, skip: str | None) -> dict[str, Any]:
+            report("path", name)
+            return measure_path(name, path, skip, ctx, prep, reference, scale, options)
+
+        calibration = prep.calibration if prep.calibration is not None else prep.batch
+        extra = reduced_precision(
+            options.precision, ctx, calibration, path_docs, measure, timeout_s=options.convert_timeout_s
+        )
+        path_docs.extend(extra.paths)
+        found.extend(extra.findings)
+        notes.extend(extra.notes)
     rows = _matrix_rows(paddle, source, run_dir, checkpoint, path_docs)
     written = append_rows(store.workspace, rows) if options.write_matrix else []
     report("done", None)
@@ -314,7 +340,12 @@ def _prepare(
     )
     identity = preprocess_identity(source.cfg, source.config_dir)
     code = code_of(model, source.cfg, source.config_dir)
-    return _Prepared(model, load, was_training, batch, spec, identity, charset, classifier, code)
+    prepared = _Prepared(model, load, was_training, batch, spec, identity, charset, classifier, code)
+    if options.precision:
+        from workbench.inference.quantize import CALIBRATION_SAMPLES
+
+        prepared.calibration = input_batch(parts, CALIBRATION_SAMPLES)
+    return prepared
 
 
 def _reused_text(exported: ExportInfo) -> str:
@@ -373,7 +404,7 @@ def _measure_reference(
     return reference, ref_doc
 
 
-def _measure_path(
+def measure_path(
     name: str,
     path: ComparePath,
     skip: str | None,
@@ -422,6 +453,11 @@ def _measure_path(
                 runner.close()
     except ChildCancelled:
         raise  # the caller gave up: not a result of this path
+    except PathSkipped as exc:  # cannot run this model, for a reason it names
+        doc["status"] = "skipped"
+        doc["error"] = str(exc)
+        doc["fix"] = exc.fix
+        return doc
     except Exception as exc:  # noqa: BLE001 - a path that cannot run is a result, named with its reason
         doc["status"] = "error"
         doc["error"] = f"{type(exc).__name__}: {exc}".strip()
@@ -483,6 +519,13 @@ def _pitfalls(
     divergence = detect.detect_first_divergence(path_docs, explained)
     if divergence:
         found.append(divergence)
+    found.extend(path_findings(path_docs))
+    return found
+
+
+def path_findings(path_docs: list[dict[str, Any]]) -> list[detect.Finding]:
+    """A ``path_error`` (fail) for each path that broke, a ``path_skipped`` (info) for each skipped."""
+    found: list[detect.Finding] = []
     for doc in path_docs:
         if doc["status"] == "error":
             found.append(
@@ -495,7 +538,7 @@ def _pitfalls(
                 )
             )
         elif doc["status"] == "skipped":
-            fix = ONNX_FIX if doc["name"] == "onnxruntime" else ""
+            fix = doc["fix"] if "fix" in doc else ONNX_FIX if doc["name"] == "onnxruntime" else ""
             found.append(detect.Finding("path_skipped", "info", f"{doc['name']}: {doc['error']}", fix))
     return found
 

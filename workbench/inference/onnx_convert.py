@@ -40,6 +40,11 @@ CONVERT_TIMEOUT_S = 600.0
 """Converting MobileNetV3-Small took ~30 s on 2 cores (docs/paddle-notes.md); ten minutes is a hang."""
 
 
+class ConversionFailed(RuntimeError):
+    """paddle2onnx could not convert the export (it failed, died or ran out of time); the message says
+    why, naming the operators it has no converter for when that is what it died of."""
+
+
 class _Collect(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
@@ -115,7 +120,7 @@ def convert_in_child(
     timeout_s: float = CONVERT_TIMEOUT_S,
     cancel: Cancel | None = None,
 ) -> None:
-    """Write ``out`` (ONNX) from the export; ``RuntimeError`` with the reason when it cannot.
+    """Write ``out`` (ONNX) from the export; :class:`ConversionFailed` with the reason when it cannot.
 
     A crash names how the child ended and the operators without a converter; a time-out says so.
     :class:`ChildCancelled` propagates (the caller gave up: no finding to make).
@@ -131,19 +136,19 @@ def convert_in_child(
     except ChildCancelled:
         raise
     except ChildTimeout as exc:
-        raise RuntimeError(
+        raise ConversionFailed(
             t("inference.onnx.convert_timed_out", seconds=format_seconds(exc.seconds))
         ) from None
     except ChildError as exc:
         ops = unsupported_ops(model_json)
         how = describe_exit(exc.returncode) if exc.returncode is not None else str(exc)
         if ops:
-            raise RuntimeError(t("inference.onnx.convert_crashed", how=how, ops=", ".join(ops))) from None
-        raise RuntimeError(
+            raise ConversionFailed(t("inference.onnx.convert_crashed", how=how, ops=", ".join(ops))) from None
+        raise ConversionFailed(
             t("inference.onnx.convert_crashed_unknown", how=how, tail=exc.output_tail or "-")
         ) from None
     if "error" in document:
-        raise RuntimeError(t("inference.onnx.convert_failed", error=str(document["error"])))
+        raise ConversionFailed(t("inference.onnx.convert_failed", error=str(document["error"])))
 
 
 if __name__ == "__main__":

@@ -49,8 +49,13 @@ def latency_comparison(doc: Mapping[str, Any]) -> dict[str, Any]:
 def to_markdown(result: CompareResult) -> str:
     """The comparison as a Markdown document (tables of paths, findings and operators)."""
     doc = result.to_dict()
+    title = (
+        t("inference.foreign.report.title", export=result.foreign["prefix"])
+        if result.foreign is not None
+        else t("inference.report.title", run=result.run_dir.name, step=result.checkpoint["step"])
+    )
     lines = [
-        f"# {t('inference.report.title', run=result.run_dir.name, step=result.checkpoint['step'])}",
+        f"# {title}",
         "",
         *[f"- {note}" for note in result.notes],
         f"- {t('inference.report.batch', size=doc['batch']['size'], shape=str(doc['batch']['shape']))}",
@@ -86,7 +91,8 @@ def to_markdown(result: CompareResult) -> str:
 
 def write_report(result: CompareResult) -> tuple[Path, Path]:
     folder = make_private_dir(result.run_dir / "reports")
-    stem = f"compare-step{result.checkpoint['step']}-{time.strftime('%Y%m%d-%H%M%S')}"
+    what = "export" if result.foreign is not None else f"step{result.checkpoint['step']}"
+    stem = f"compare-{what}-{time.strftime('%Y%m%d-%H%M%S')}"
     json_path, md_path = folder / f"{stem}.json", folder / f"{stem}.md"
     doc = result.to_dict()
     doc["latency_comparison"] = latency_comparison(doc)

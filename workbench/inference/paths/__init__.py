@@ -30,12 +30,31 @@ class PathContext:
     prefix: Path
     """The export's path prefix (``.../model``; ``model.json`` and ``model.pdiparams`` next to it)."""
     input_name: str
+    work_dir: Path | None = None
+    """Where a path writes what it derives (``<prefix name>.onnx``); ``None``: next to the export. A
+    foreign export's folder belongs to the user: its comparison works in the workspace."""
     notes: dict[str, Any] = field(default_factory=dict)
     """Evidence a path leaves for the pitfall detectors (e.g. BatchNorm statistics it moved)."""
     convert_timeout_s: float = 600.0
     """Time limit of a conversion a path runs in a child process (paddle2onnx)."""
     cancel: Callable[[], bool] | None = None
     """Whether the caller gave up: a path's child process is then killed (:mod:`workbench.isolate`)."""
+
+
+class PathSkipped(Exception):
+    """Raised by :attr:`ComparePath.open` when the path cannot run this model for a known reason (the
+    message names it, ``fix`` says what would let it run): the path is reported as skipped, not broken."""
+
+    def __init__(self, reason: str, fix: str = "") -> None:
+        super().__init__(reason)
+        self.fix = fix
+
+
+def model_file(prefix: Path) -> Path:
+    """The program file of an export: ``<prefix>.json`` (PIR, Paddle 3.x), else ``<prefix>.pdmodel``."""
+    program = prefix.with_name(prefix.name + ".json")
+    legacy = prefix.with_name(prefix.name + ".pdmodel")
+    return legacy if not program.exists() and legacy.exists() else program
 
 
 @dataclass

@@ -6,15 +6,19 @@ from typing import Any
 
 import numpy as np
 
-from workbench.inference.paths import Array, PathContext, Runner
+from workbench.inference.paths import Array, PathContext, Runner, model_file
 
 
-def open_predictor(ctx: PathContext, *, ir_optim: bool, memory_optim: bool, gpu: bool = False) -> Runner:
+def open_predictor(
+    ctx: PathContext, *, ir_optim: bool, memory_optim: bool, gpu: bool = False, half: bool = False
+) -> Runner:
+    """A predictor with these switches; ``half`` runs it in fp16 on the GPU (``compare --precision fp16``)."""
     inference: Any = ctx.paddle.inference
     prefix = ctx.prefix
-    config = inference.Config(str(prefix.with_suffix(".json")), str(prefix.with_suffix(".pdiparams")))
+    config = inference.Config(str(model_file(prefix)), str(prefix.with_name(prefix.name + ".pdiparams")))
     if gpu:
-        config.enable_use_gpu(256, 0)  # initial pool MB, device 0
+        precision = inference.PrecisionType.Half if half else inference.PrecisionType.Float32
+        config.enable_use_gpu(256, 0, precision)  # initial pool MB, device 0, precision
     else:
         config.disable_gpu()
     config.switch_ir_optim(ir_optim)

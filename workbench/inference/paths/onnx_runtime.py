@@ -3,8 +3,9 @@
 Needs the optional extra ``onnx``. The conversion runs in a child process
 (:mod:`workbench.inference.onnx_convert`): paddle2onnx aborts the whole process on an operator it cannot
 convert, and a child's abort is this path's error (naming the operators), never the end of the
-comparison. The child writes ``model.onnx`` next to the export; a failed conversion raises with
-paddle2onnx's own reason.
+comparison. The child writes ``<prefix name>.onnx`` into the context's work folder (next to the export
+when it has none); a failed conversion raises
+:class:`~workbench.inference.onnx_convert.ConversionFailed` with paddle2onnx's own reason.
 """
 
 from __future__ import annotations
@@ -12,16 +13,17 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.inference.onnx_convert import convert_in_child
-from workbench.inference.paths import PATHS, Array, ComparePath, PathContext, Runner
+from workbench.inference.paths import PATHS, Array, ComparePath, PathContext, Runner, model_file
 
 
 def convert(ctx: PathContext) -> bytes:
-    """The export as ONNX bytes (also left in ``model.onnx``); ``RuntimeError`` with the reason when
-    paddle2onnx cannot convert it or dies trying."""
-    onnx_file = ctx.prefix.with_suffix(".onnx")
+    """The export as ONNX bytes (also left in ``<prefix name>.onnx``); ``ConversionFailed`` (a
+    ``RuntimeError``) with the reason when paddle2onnx cannot convert it or dies trying."""
+    prefix = ctx.prefix
+    onnx_file = (ctx.work_dir or prefix.parent) / (prefix.name + ".onnx")
     convert_in_child(
-        ctx.prefix.with_suffix(".json"),
-        ctx.prefix.with_suffix(".pdiparams"),
+        model_file(prefix),
+        prefix.with_name(prefix.name + ".pdiparams"),
         onnx_file,
         timeout_s=ctx.convert_timeout_s,
         cancel=ctx.cancel,
