@@ -30,6 +30,7 @@ from workbench.envcheck import scripts
 from workbench.envcheck.facts import Facts
 from workbench.envcheck.isolate import ProbeError, run_python
 from workbench.envcheck.nvidia import query_nvidia_smi
+from workbench.envcheck.precision import CPU_PRECISION_FLAGS
 from workbench.runs import resolve_workspace
 from workbench.startenv import startup_environment
 
@@ -169,7 +170,8 @@ def probe_system(ctx: ProbeContext, facts: Facts) -> dict[str, Any]:
         "cpu_logical": psutil.cpu_count(),
         "cpu_physical": psutil.cpu_count(logical=False),
         "cpu_usable": usable,
-        "cpu_flags": sorted(flags & {"avx", "avx2", "avx512f", "avx512_bf16", "amx_tile", "fma", "sse4_2"}),
+        # The reduced-precision flags (workbench.envcheck.precision) decide whether int8/bf16 can pay off.
+        "cpu_flags": sorted(flags & {"avx", "fma", "sse4_2", *CPU_PRECISION_FLAGS}),
         "memory_total_bytes": memory.total,
         "memory_available_bytes": memory.available,
         "shm": shm,
