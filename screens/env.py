@@ -3,7 +3,9 @@
 Thin by design: the engine (:func:`workbench.envcheck.run_checks`) runs on a thread worker and posts one
 message per finding; this screen only keeps the rows, the selected finding's evidence and the system
 panel (:mod:`workbench.screens.widgets.env_system`) up to date. Probes run in child processes, so a
-hung ``run_check`` never freezes the UI, and the keys keep working while it runs.
+hung ``run_check`` never freezes the UI, and the keys keep working while it runs. A full run stores
+its report where ``paddle-workbench check`` does (:mod:`workbench.verify.evidence`), so the path
+dashboard marks the environment step whichever door ran the checks.
 """
 
 from __future__ import annotations
@@ -192,6 +194,11 @@ class EnvScreen(WorkbenchScreen):
             on_finding=lambda finding: self.post_message(FindingArrived(finding=finding, request=request)),
             on_probe=lambda result: self.post_message(ProbeFinished(result=result, request=request)),
         )
+        if only is None and not cancel.is_set():
+            from workbench.verify.evidence import store_check_report
+
+            # the same report `paddle-workbench check` stores: the path dashboard marks the step from it
+            store_check_report(report.to_dict(), self.wb.workspace)
         self.post_message(ChecksFinished(duration_s=report.duration_s, request=request))
 
     @on(ProbeFinished)

@@ -28,7 +28,7 @@ from workbench.screens.workers import (
     RunsListed,
     VerifyDone,
 )
-from workbench.verify.path import PathStep, next_step, path_steps
+from workbench.verify.path import PathStep, checklist_text, next_step, path_steps
 
 REFRESH_S = 2.0
 COMPACT_BELOW = 30
@@ -178,6 +178,7 @@ class RunsScreen(WorkbenchScreen):
         Binding("f", "demo_fail", "ui.key.demo_fail"),
         Binding("k", "check_dataset", "ui.key.check_dataset", show=False),
         Binding("v", "verify", "ui.key.verify", show=False),
+        Binding("b", "pin_baseline", "ui.key.pin_baseline", show=False),
     ]
 
     def __init__(self) -> None:
@@ -185,7 +186,7 @@ class RunsScreen(WorkbenchScreen):
         self._runs: list[RunSummary] = []
         self._shown: list[tuple[str, str, int | None, float | None]] | None = None
         self._detail_for: tuple[object, ...] | None = None
-        self._dataset_for: str | None = None  # the run whose dataset report (k) the detail pane shows
+        self._dataset_for: str | None = None  # the run whose k (dataset) or v (checklist) report shows
         self._steps: list[PathStep] = []
 
     def compose(self) -> ComposeResult:
@@ -275,17 +276,23 @@ class RunsScreen(WorkbenchScreen):
         from workbench.verify import collect, write_report
 
         result = collect(self.wb.workspace, deep=True)
-        write_report(result)
+        path = write_report(result)
         counts = result.counts()
         summary = t(
             "path.verify_done", passed=counts["pass"], failed=counts["fail"], not_run=counts["not run"]
         )
-        self.post_message(VerifyDone(ok=result.ok, summary=summary, request=request))
+        details = checklist_text(result.items, summary, path)
+        self.post_message(VerifyDone(ok=result.ok, summary=summary, details=details, request=request))
 
     @on(VerifyDone)
     def _verify_done(self, message: VerifyDone) -> None:
         if self.wb.requests.is_current(message):
             self.notify(message.summary, severity="information" if message.ok else "error")
+            # which items failed, their evidence and the command to fix each: in the detail pane,
+            # kept there (like k's report) until another run is highlighted
+            self._detail_for = None
+            self._dataset_for = self.selected_run() or ""
+            self.query_one("#run-detail-text", Static).update(message.details)
             self.refresh_path()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="runs-list", description="worker.runs_list")
@@ -345,8 +352,12 @@ class RunsScreen(WorkbenchScreen):
         thread=True, exclusive=True, exit_on_error=False, group="run-detail", description="worker.run_detail"
     )
     def _read_detail(self, run_id: str, request: int) -> None:
+        from workbench.baseline import is_pinned
+
         run_dir = self.wb.store.resolve(run_id)
         text = detail_text(read_run_brief(run_dir)) if run_dir is not None else ""
+        if run_dir is not None and is_pinned(self.wb.store, run_dir):
+            text += "\n\n" + t("ui.runs.detail.pinned")
         self.post_message(RunDetailRead(run_id=run_id, text=text, request=request))
 
     @on(RunDetailRead)
@@ -373,17 +384,23 @@ class RunsScreen(WorkbenchScreen):
     )
     def _check_dataset(self, run_id: str, request: int) -> None:
         from workbench.datasets.lint import lint_dataset, report_text
-        from workbench.runs import read_run_doc_environment
+        from workbench.verify.evidence import run_dataset, store_dataset_report
 
         run_dir = self.wb.store.resolve(run_id)
-        data_dir = read_run_doc_environment(run_dir).get("data_dir") if run_dir is not None else None
-        text = report_text(lint_dataset(data_dir)) if data_dir else t("dataset.panel.no_data")
-        self.post_message(DatasetChecked(run_id=run_id, text=text, request=request))
+        data_dir, fmt = run_dataset(run_dir) if run_dir is not None else (None, "auto")
+        if not data_dir:
+            self.post_message(DatasetChecked(run_id=run_id, text=t("dataset.panel.no_data"), request=request))
+            return
+        report = lint_dataset(data_dir, fmt)
+        # the evidence `paddle-workbench dataset check` leaves: the path's dataset step reads it
+        store_dataset_report(report, self.wb.workspace)
+        self.post_message(DatasetChecked(run_id=run_id, text=report_text(report), request=request))
 
     @on(DatasetChecked)
     def _dataset_checked(self, message: DatasetChecked) -> None:
         if self.wb.requests.is_current(message):
             self.query_one("#run-detail-text", Static).update(message.text)
+            self.refresh_path()
 
     # -- actions ---------------------------------------------------------------------------------
 
@@ -420,6 +437,30 @@ class RunsScreen(WorkbenchScreen):
             self.notify(t("ui.runs.not_resumable", status=t(f"status.{run.status}")), severity="warning")
             return
         self.wb.resume_run(run.run_id)
+
+    def action_pin_baseline(self) -> None:
+        """Pin the selected finished run as the baseline of its model (``runs pin``); on a pinned run,
+        unpin it (``runs unpin``) and let the rule choose again."""
+        from workbench.baseline import is_pinned, pin, unpin
+
+        run = next((r for r in self._runs if r.run_id == self.selected_run()), None)
+        if run is None:
+            return
+        store = self.wb.store
+        if is_pinned(store, run.run_dir):
+            unpin(store, run.run_dir)
+            self.notify(t("ui.runs.unpinned", run=run.run_id))
+        elif run.status != "finished" or run.damaged:
+            status = t("runs.damaged") if run.damaged else t(f"status.{run.status}")
+            self.notify(t("ui.runs.pin_not_finished", run=run.run_id, status=status), severity="warning")
+            return
+        else:
+            pin(store, run.run_dir)
+            self.notify(t("ui.runs.pinned", run=run.run_id))
+        self._detail_for = None
+        self._dataset_for = None
+        self._read_detail(run.run_id, self.wb.requests.new("run-detail"))
+        self.refresh_path()
 
     def action_demo(self) -> None:
         from workbench.demo import start_demo_job

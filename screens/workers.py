@@ -116,6 +116,8 @@ class VerifyDone(WorkerResult):
 
     ok: bool = False
     summary: str = ""
+    details: str = ""
+    """The failed items with their evidence and fix command (:func:`workbench.verify.path.checklist_text`)."""
     kind: ClassVar[str] = "verify"
 
 

@@ -8,7 +8,6 @@ skips included), 1 when a check failed, 2 for bad options.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import sys
 from pathlib import Path
@@ -65,17 +64,12 @@ def _positive(ctx: click.Context, param: click.Parameter, value: float) -> float
 
 def _store(doc: dict[str, Any], workspace: Path) -> None:
     """Keep the result as ``<workspace>/reports/check-<time>.json`` (owner-only): ``verify`` and the home
-    screen's path read the newest one instead of probing the machine again. A workspace that cannot be
-    written does not fail the check."""
-    import json
-    import time
+    screen's path read the newest one instead of probing the machine again; the TUI's Environment mode
+    stores the same file (:func:`workbench.verify.evidence.store_check_report`). A workspace that cannot
+    be written does not fail the check."""
+    from workbench.verify.evidence import store_check_report
 
-    from workbench.runs import atomic_write_text, make_private_dir
-
-    with contextlib.suppress(OSError):
-        folder = make_private_dir(Path(workspace) / "reports")
-        name = f"check-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        atomic_write_text(folder / name, json.dumps(doc, indent=2, default=str) + "\n")
+    store_check_report(doc, workspace)
 
 
 def check_command() -> click.Command:

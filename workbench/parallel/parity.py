@@ -513,14 +513,33 @@ def next_command(doc: dict[str, Any], store: RunStore | None = None) -> str:
     return fixes[0] if fixes else t("parallel.parity.next.rerun")
 
 
-def comparable_baseline(store: RunStore, parallel_run: Path) -> Path | None:
-    """The newest finished single-card run comparable to ``parallel_run`` (see :func:`differences`)."""
-    from workbench.runs import STATUS_FINISHED, summarize
+def _pinned_comparable(store: RunStore, parallel_run: Path) -> Path | None:
+    """The baseline the user pinned for ``parallel_run``'s model (:mod:`workbench.baseline`), when it is
+    comparable to it."""
+    from workbench.baseline import choose_baseline, model_sha
 
+    choice = choose_baseline(store, model_sha(parallel_run))
+    pinned = choice.run_dir if choice.pinned else None
+    if pinned is not None and pinned != parallel_run and differences(pinned, parallel_run).ok:
+        return pinned
+    return None
+
+
+def comparable_baseline(store: RunStore, parallel_run: Path) -> Path | None:
+    """The pinned baseline when it is comparable to ``parallel_run``, else the newest finished
+    single-card run comparable to it (see :func:`differences`). The demo, an attached log and a
+    ``track`` script are never taken without a pin; a run without ``model.json`` is compared by its
+    config."""
+    from workbench.baseline import NO_MODEL, implicit_refusal
+    from workbench.runs import summarize
+
+    pinned = _pinned_comparable(store, parallel_run)
+    if pinned is not None:
+        return pinned
     for run_dir in store.run_dirs():  # newest first
         if run_dir == parallel_run or "parallel" in read_run_config(run_dir):
             continue
-        if summarize(run_dir).status != STATUS_FINISHED:
+        if implicit_refusal(summarize(run_dir)) not in (None, NO_MODEL):
             continue
         if differences(run_dir, parallel_run).ok:
             return run_dir
@@ -528,8 +547,9 @@ def comparable_baseline(store: RunStore, parallel_run: Path) -> Path | None:
 
 
 def latest_pair(store: RunStore, plan_file: Path) -> tuple[Path, Path] | None:
-    """``(baseline, parallel)``: the newest finished run of ``plan_file`` and the newest finished
-    single-card run comparable to it (same model, data and recipe; by run name first), or ``None``."""
+    """``(baseline, parallel)``: the newest finished run of ``plan_file`` and the pinned baseline of its
+    model when comparable, else the newest finished single-card run comparable to it (same model, data
+    and recipe; by run name first), or ``None``."""
     from workbench.runs import STATUS_FINISHED, summarize
 
     target = str(plan_file.resolve())
@@ -545,6 +565,9 @@ def latest_pair(store: RunStore, plan_file: Path) -> tuple[Path, Path] | None:
             break
     if parallel is None:
         return None
+    pinned = _pinned_comparable(store, parallel)
+    if pinned is not None:
+        return pinned, parallel
     for run_dir in store.run_dirs():
         config = read_run_config(run_dir)
         if "parallel" in config or summarize(run_dir).status != STATUS_FINISHED:

@@ -31,6 +31,7 @@ class VerifyConfig(BaseModel):
     row when the row's hardware starts with it (``cpu``, ``gpu``, ``gpu: NVIDIA H200``)."""
     tolerances: Tolerances = Field(default_factory=Tolerances)
     baseline: str | None = None
-    """The baseline run (id, prefix or folder); default: the newest finished single-card run."""
+    """The baseline run (id, prefix or folder); default: the pinned one, else the newest finished
+    single-card training run of the model (:mod:`workbench.baseline`)."""
     strict: bool = False
     """Count items without evidence ("not run") as failures — for a release pipeline."""

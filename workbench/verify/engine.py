@@ -1,7 +1,8 @@
 """``collect``: the release checklist over one workspace — the one function ``verify`` and the dashboard use.
 
-It finds the runs once (the newest finished single-card run is the baseline, the newest finished
-launched run with a ``parallel.json`` the parallel run), asks every layer in :data:`LAYERS` for its
+It finds the runs once (the baseline as :mod:`workbench.baseline` chooses it — pinned, or the newest
+finished single-card training run of the model —, the newest finished launched run with a
+``parallel.json`` the parallel run), asks every layer in :data:`LAYERS` for its
 items, and returns them with the verdict. ``deep=False`` (the home screen) never imports Paddle and
 never probes the machine: the slow items repeat the last stored ``verify`` report.
 
@@ -59,15 +60,20 @@ class VerifyResult:
 
 
 def find_runs(store: RunStore) -> tuple[Path | None, Path | None]:
-    """``(baseline, parallel)``: the newest finished single-card run and the newest finished parallel run."""
-    baseline = parallel = None
+    """``(baseline, parallel)``: the newest finished parallel run, and the baseline
+    (:func:`workbench.baseline.choose_baseline`) of its model — of the workspace when there is no
+    parallel run or no baseline of that model (the parity layer then says what differs)."""
+    from workbench.baseline import choose_baseline, model_sha
+
+    parallel = None
     for run in store.list():
-        if run.status != "finished" or run.damaged:
-            continue
-        if (run.run_dir / "parallel.json").is_file():
-            parallel = parallel or run.run_dir
-        else:
-            baseline = baseline or run.run_dir
+        if run.status == "finished" and not run.damaged and (run.run_dir / "parallel.json").is_file():
+            parallel = run.run_dir
+            break
+    sha = model_sha(parallel) if parallel is not None else None
+    baseline = choose_baseline(store, sha).run_dir if sha is not None else None
+    if baseline is None:
+        baseline = choose_baseline(store).run_dir
     return baseline, parallel
 
 

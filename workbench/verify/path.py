@@ -74,6 +74,13 @@ def path_steps(workspace: str | Path | None = None, config: VerifyConfig | None 
             failed=counts.get(FAIL, 0),
             not_run=counts.get(NOT_RUN, 0),
         )
+        failed = [
+            str(i.get("id"))
+            for i in last.get("items") or []
+            if isinstance(i, dict) and i.get("status") == FAIL
+        ]
+        if failed:  # which items, on the dashboard line itself; v lists each with its evidence and fix
+            evidence += " — " + t("path.verify_failed", ids=", ".join(failed))
         when = last.get("time")
         steps.append(
             PathStep(
@@ -85,6 +92,25 @@ def path_steps(workspace: str | Path | None = None, config: VerifyConfig | None 
             )
         )
     return steps
+
+
+def checklist_text(items: list[Item], summary: str, report: Path | None = None) -> str:
+    """What ``v`` shows once the checklist ran: the verdict, then every failed item with its evidence
+    and the command that fixes it, then the items without evidence with the command that makes it."""
+    lines = [summary + (f"  ({report})" if report is not None else "")]
+    for status, title, glyph, fix in (
+        (FAIL, "path.failed_items", "✗", "path.fix"),
+        (NOT_RUN, "path.not_run_items", "·", "path.run"),
+    ):
+        chosen = [i for i in items if i.status == status]
+        if not chosen:
+            continue
+        lines += ["", t(title, count=len(chosen))]
+        for item in chosen:
+            lines.append(f"{glyph} {item.id} — {item.evidence}")
+            if item.command:
+                lines.append("    " + t(fix, command=item.command))
+    return "\n".join(lines)
 
 
 def next_step(steps: list[PathStep]) -> PathStep | None:

@@ -104,6 +104,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verify.config.kind": ("verify config (targets:)", "验证配置（targets:）"),
     # the path dashboard (workbench.verify.path, screens/runs.py)
     "path.title": ("Path", "路线"),
+    "path.verify_failed": (
+        "failed: {ids} (v lists each with its fix)",
+        "失败：{ids}（按 v 查看各项及修复方法）",
+    ),
+    "path.failed_items": ("failed ({count}):", "失败（{count}）："),
+    "path.not_run_items": ("no evidence yet ({count}):", "尚无证据（{count}）："),
+    "path.fix": ("fix: {command}", "修复：{command}"),
+    "path.run": ("run: {command}", "运行：{command}"),
     "ui.key.verify": ("Verify", "验证"),
     "ui.runs.verify_started": ("running the release checklist…", "正在运行发布检查清单…"),
     "worker.path": ("reading the path", "读取路线"),

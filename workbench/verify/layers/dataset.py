@@ -1,8 +1,10 @@
 """Dataset: the baseline's dataset passes the linter and is the data the baseline trained on.
 
 The data folder and format come from the baseline's ``run.yaml``; the linter decodes every image, so
-only ``verify`` (``deep``) runs it — the dashboard repeats the last verdict. The fingerprint recorded
-at training time must still match the folder: a relabelled or replaced file is named as drift.
+only ``verify`` (``deep``) runs it. The dashboard takes the newest verdict on that folder: a stored
+``dataset check`` (the CLI's or ``k`` in the TUI, :mod:`workbench.verify.evidence`) or the last
+``verify`` report. The fingerprint recorded at training time must still match the folder (``verify``
+checks it): a relabelled or replaced file is named as drift.
 """
 
 from __future__ import annotations
@@ -20,6 +22,23 @@ def _mapping(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _newest_verdict(ctx: Context, data_dir: str, command: str) -> Item:
+    """The stored ``dataset check`` of ``data_dir`` or the last ``verify`` verdict, whichever is newer."""
+    from workbench.verify.evidence import newest_dataset_report
+
+    reused = ctx.reuse("dataset.lint", "dataset", command)
+    checked = newest_dataset_report(ctx.workspace, data_dir)
+    if checked is None or (reused.when is not None and reused.when >= float(checked["time"])):
+        return reused
+    if checked.get("ok"):
+        evidence = t("verify.evidence.lint_ok", path=data_dir, warnings=checked.get("warnings", 0))
+    else:
+        first = "; ".join(str(p) for p in checked.get("first") or [])
+        evidence = t("verify.evidence.lint_failed", count=checked.get("errors", 0), first=first)
+    status = PASS if checked.get("ok") else FAIL
+    return Item("dataset.lint", "dataset", status, evidence, command, float(checked["time"]), data_dir)
+
+
 def dataset(ctx: Context) -> list[Item]:
     if ctx.baseline is None:
         command = "paddle-workbench dataset check DIR --format auto"
@@ -33,7 +52,7 @@ def dataset(ctx: Context) -> list[Item]:
     if not isinstance(data_dir, str):
         return [Item("dataset.lint", "dataset", NOT_RUN, t("verify.evidence.no_data_dir"), command)]
     if not ctx.deep:
-        return [ctx.reuse("dataset.lint", "dataset", command)]
+        return [_newest_verdict(ctx, data_dir, command)]
     from workbench.datasets.fingerprint import dataset_fingerprint
     from workbench.datasets.lint import FORMATS, lint_dataset
 

@@ -1,7 +1,8 @@
-"""Training: a finished single-card baseline run exists."""
+"""Training: a baseline exists — pinned, or chosen by the rule in :mod:`workbench.baseline`."""
 
 from __future__ import annotations
 
+from workbench.baseline import is_pinned
 from workbench.i18n import t
 from workbench.runs import summarize
 from workbench.verify.layers import LAYERS
@@ -15,6 +16,8 @@ def training(ctx: Context) -> list[Item]:
         return [Item("training.baseline", "training", NOT_RUN, t("verify.evidence.no_baseline"), COMMAND)]
     summary = summarize(ctx.baseline)
     evidence = t("verify.evidence.baseline", run=ctx.baseline.name, step=str(summary.last_step))
+    if is_pinned(ctx.store, ctx.baseline):
+        evidence += " " + t("baseline.pinned_note")
     return [
         Item("training.baseline", "training", PASS, evidence, COMMAND, summary.started, str(ctx.baseline))
     ]
