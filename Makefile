@@ -61,6 +61,7 @@ bench: setup-test
 	$(BIN)/python benchmarks/textsafe.py
 	$(BIN)/python benchmarks/serve_pool.py
 	$(BIN)/python benchmarks/serve_load.py
+	$(BIN)/python benchmarks/dataset_check.py  # side by side with PaddleX when PADDLEX_PYTHON is set
 
 clean:
 	rm -rf $(VENV) $(DEMO_WORKSPACE) .mypy_cache .ruff_cache

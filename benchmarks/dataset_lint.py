@@ -51,8 +51,9 @@ def main() -> None:
             assert report.ok, report.errors[:3]
             label = "all CPUs" if workers is None else "1 process"
             print(
-                f"lint ({label}): {n} lines, {report.stats['images_decoded']} images decoded in "
-                f"{seconds:.2f} s ({n / seconds:,.0f} lines/s)"
+                f"lint ({label}): {n} lines, {report.stats['images_checked']} images verified "
+                f"({report.stats['images_decoded']} decoded in full) in {seconds:.2f} s "
+                f"({n / seconds:,.0f} lines/s)"
             )
 
 

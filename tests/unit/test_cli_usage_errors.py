@@ -31,8 +31,8 @@ CASES = {
     "no-such-command": (["trian"], "Error: No such command 'trian'.", ["没有命令", "'trian'"]),
     "not-a-choice": (
         ["dataset", "check", "d", "--format", "xx"],
-        "Error: Invalid value for '--format': 'xx' is not one of 'cls', 'rec', 'det', 'auto'.",
-        ["'--format'", "'xx'", "'cls', 'rec', 'det', 'auto'", "取值无效"],
+        "Error: Invalid value for '--format': 'xx' is not one of 'cls', 'rec', 'det', 'coco', 'auto'.",
+        ["'--format'", "'xx'", "'cls', 'rec', 'det', 'coco', 'auto'", "取值无效"],
     ),
     "not-a-number": (
         ["dataset", "check", "d", "--workers", "abc"],

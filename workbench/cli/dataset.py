@@ -10,17 +10,19 @@ problem is still reported in the same run, and ``--fix`` / ``--sample`` write no
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from workbench.cli.output import EXIT_BAD_INPUT, EXIT_FAILURES, EXIT_OK, emit_json, human_console
 from workbench.cli.state import pass_settings
-from workbench.datasets.layouts import MAX_LIST_BYTES
+from workbench.datasets.layouts import MAX_LIST_BYTES, MAX_TEXT_LENGTH
 from workbench.i18n import t
 from workbench.settings import WorkbenchSettings
 
@@ -52,7 +54,8 @@ def summary(report: Any) -> str:
     stats = report.stats
     values = {
         "samples": sum(stats.get("samples", {}).values()),
-        "images": stats.get("images_decoded", 0),
+        "images": stats.get("images_checked", stats.get("images_decoded", 0)),
+        "decoded": stats.get("images_decoded", 0),
         "seconds": stats.get("seconds", 0),
         "warnings": report.warning_count,
     }
@@ -61,7 +64,32 @@ def summary(report: Any) -> str:
     return t("cli.dataset.summary_fail", errors=report.error_count, **values)
 
 
+@contextmanager
+def _progress_bar(console: Console, plain: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+    """A progress bar for the linter while it runs, on a terminal only: none when the output is piped
+    or redirected, ``TERM=dumb`` or ``--plain`` (a log file gets the report, not bar redraws)."""
+    file: Any = console.file
+    if plain or os.environ.get("TERM", "") == "dumb" or not (hasattr(file, "isatty") and file.isatty()):
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=Console(file=file, no_color=console.no_color), transient=True,
+    ) as bar:  # fmt: skip
+        tasks: dict[str, Any] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(t(f"cli.dataset.progress.{stage}"), total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield progress
+
+
 def _print_error(console: Console, message: str) -> None:
+    """A refusal: on stderr (``console`` is the stderr one), so stdout keeps only the report."""
     console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", message))
 
 
@@ -82,7 +110,7 @@ def dataset_group() -> click.Group:
     @dataset.command("check", help=t("cli.dataset.check.help"))
     @click.argument("directory", type=click.Path(path_type=Path))
     @click.option(
-        "--format", "fmt", type=click.Choice(["cls", "rec", "det", "auto"]), default="auto",
+        "--format", "fmt", type=click.Choice(["cls", "rec", "det", "coco", "auto"]), default="auto",
         help=t("cli.dataset.opt.format"),
     )  # fmt: skip
     @click.option(
@@ -94,6 +122,12 @@ def dataset_group() -> click.Group:
     )  # fmt: skip
     @click.option("--output", type=click.Path(path_type=Path), default=None, help=t("cli.dataset.opt.output"))
     @click.option("--workers", type=click.IntRange(1, 256), default=None, help=t("cli.dataset.opt.workers"))
+    @click.option("--quick", "level", flag_value="quick", help=t("cli.dataset.opt.quick"))
+    @click.option("--full", "level", flag_value="full", help=t("cli.dataset.opt.full"))
+    @click.option(
+        "--max-text-length", "max_text_length", type=click.IntRange(1, 100_000), default=MAX_TEXT_LENGTH,
+        show_default=True, help=t("cli.dataset.opt.max_text_length"),
+    )  # fmt: skip
     @click.option(
         "--max-list-mb", "max_list_mb", type=click.IntRange(1, 4096), default=MAX_LIST_BYTES // 2**20,
         show_default=True, help=t("cli.dataset.opt.max_list_mb"),
@@ -110,9 +144,12 @@ def dataset_group() -> click.Group:
         sample: tuple[int, Path] | None,
         output: Path | None,
         workers: int | None,
+        level: str | None,
+        max_text_length: int,
         max_list_mb: int,
         json_mode: bool,
     ) -> None:
+        from workbench.datasets.coco import CocoReport, fix_coco, sample_coco
         from workbench.datasets.fix import (
             OutputExists,
             fix_dataset,
@@ -123,7 +160,7 @@ def dataset_group() -> click.Group:
         from workbench.datasets.layouts import DatasetError
         from workbench.datasets.lint import lint_dataset, write_paddlex_result
 
-        console = human_console(json_mode)
+        console, stderr = human_console(json_mode), human_console(True)
         limit = max_list_mb * 2**20
         outputs = [("--fix", fix_out), ("--sample", sample[1] if sample else None)]
         unusable = [
@@ -135,52 +172,67 @@ def dataset_group() -> click.Group:
             unusable.append(("--output", OutputExists(output, "not_dir")))
         if unusable:  # bad arguments: said before the dataset is read, all at once
             for option, exc in unusable:
-                _print_error(console, f"{option} {_output_message(exc)}")
+                _print_error(stderr, f"{option} {_output_message(exc)}")
             if json_mode:
                 emit_json({"ok": False, "refused": True, "usage_errors": [
                     {"option": option, "path": str(exc), "reason": exc.reason, "message": _output_message(exc)}
                     for option, exc in unusable
                 ]})  # fmt: skip
             ctx.exit(EXIT_BAD_INPUT)
-        with Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            console=Console(file=console.file, no_color=console.no_color), transient=True,
-        ) as bar:  # fmt: skip
-            tasks: dict[str, Any] = {}
-
-            def progress(stage: str, done: int, total: int) -> None:
-                if stage not in tasks:
-                    tasks[stage] = bar.add_task(t(f"cli.dataset.progress.{stage}"), total=total)
-                bar.update(tasks[stage], completed=done, total=total)
-
-            report = lint_dataset(directory, fmt, workers=workers, progress=progress, max_list_bytes=limit)
+        with _progress_bar(console, settings.plain) as progress:
+            report = lint_dataset(
+                directory,
+                fmt,
+                workers=workers,
+                progress=progress,
+                max_list_bytes=limit,
+                max_text_length=max_text_length,
+                image_check=level or "standard",
+            )
         if report.guessed:
             console.print(t("cli.dataset.guessed", format=report.format), markup=False)
         print_report(console, report)
         doc = report.to_dict()
         if directory.is_dir():
+            from workbench.verify.evidence import store_dataset_report
+
+            store_dataset_report(report, settings.workspace)  # the path dashboard's dataset mark
             out_dir = output or settings.workspace / "dataset_checks" / (
                 directory.resolve().name or "dataset"
             )
             try:
                 result = write_paddlex_result(report, out_dir)
             except OSError as exc:  # e.g. a folder we may not write to
-                _print_error(console, _output_message(OutputExists(out_dir, "unusable", str(exc))))
+                _print_error(stderr, _output_message(OutputExists(out_dir, "unusable", str(exc))))
                 if json_mode:
                     emit_json(doc)
                 ctx.exit(EXIT_BAD_INPUT)
             doc["paddlex_result"] = str(result)
             console.print(t("cli.dataset.result", path=str(result)), markup=False)
         if report.refused and (fix_out is not None or sample is not None):
-            console.print(Text(t("cli.dataset.not_written"), style="yellow"))
+            _print_error(stderr, t("cli.dataset.not_written"))
         try:
             if fix_out is not None and directory.is_dir() and not report.refused:
-                fixes = fix_dataset(directory, report.format, fix_out, max_list_bytes=limit)
+                if report.format == "coco":
+                    fixes = fix_coco(directory, fix_out, max_list_bytes=limit)
+                else:
+                    fixes = fix_dataset(directory, report.format, fix_out, max_list_bytes=limit)
                 text = ", ".join(f"{code} {count}" for code, count in sorted(fixes.items())) or "-"
                 console.print(t("cli.dataset.fixed", path=str(fix_out), fixes=text), markup=False)
                 doc["fixed"] = {"path": str(fix_out), "fixes": fixes}
             if sample is not None and directory.is_dir() and not report.refused:
-                counts = sample_dataset(directory, report.format, sample[0], sample[1], max_list_bytes=limit)
+                counts = (
+                    sample_coco(report, sample[0], sample[1], max_list_bytes=limit)
+                    if isinstance(report, CocoReport)
+                    else sample_dataset(
+                        directory,
+                        report.format,
+                        sample[0],
+                        sample[1],
+                        max_list_bytes=limit,
+                        passing=report.passing,
+                    )
+                )
                 console.print(
                     t("cli.dataset.sampled", path=str(sample[1]), train=counts["train"], val=counts["val"]),
                     markup=False,
@@ -188,16 +240,16 @@ def dataset_group() -> click.Group:
                 doc["sample"] = {"path": str(sample[1]), **counts}
         except (OutputExists, DatasetError) as exc:
             if isinstance(exc, OutputExists):
-                _print_error(console, _output_message(exc))
+                _print_error(stderr, _output_message(exc))
             else:
                 for problem in exc.problems:
-                    _print_error(console, str(problem))
+                    _print_error(stderr, str(problem))
             if json_mode:
                 emit_json(doc)
             ctx.exit(EXIT_BAD_INPUT)
         console.print(Text(summary(report), style="green" if report.ok else "bold red"))
         if report.refused:
-            console.print(Text(t("cli.dataset.refused"), style="bold red"))
+            stderr.print(Text(t("cli.dataset.refused"), style="bold red"))
         if json_mode:
             emit_json(doc)
         ctx.exit(EXIT_BAD_INPUT if report.refused else EXIT_OK if report.ok else EXIT_FAILURES)

@@ -3,9 +3,11 @@ touched).
 
 * :func:`fix_dataset` copies a dataset with the fixes that cannot change its meaning: separators (a tab
   or several spaces where one space belongs; spaces where a tab belongs), CRLF line ends and a BOM,
-  backslashes in paths, and exact duplicate lines. Everything else stays for a person to decide.
-* :func:`sample_dataset` writes a small stratified split (every class keeps its share, at least one
-  sample each) — the "train on a small sample first" step.
+  invisible characters Paddle does not split lines at (:data:`~workbench.datasets.layouts.ODD_CHARS`),
+  backslashes in paths, absolute paths to files inside the dataset (made relative), and exact duplicate
+  lines. Everything else stays for a person to decide.
+* :func:`sample_dataset` writes a small stratified split from the lines the linter passed (every valid
+  class keeps its share, at least one sample each) — the "train on a small sample first" step.
 
 Images are hard-linked into the copy where the file system allows it (no extra space), else copied.
 
@@ -24,16 +26,17 @@ import shutil
 import stat
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from workbench.datasets.layouts import (
-    MAX_LINE_BYTES,
     MAX_LIST_BYTES,
+    ODD_CHARS,
     SPLITS,
     Containment,
     DatasetError,
     DatasetProblem,
-    checked_lines,
     read_bounded,
+    split_lines,
 )
 
 
@@ -117,8 +120,9 @@ def _read_list(file: Path, limit: int) -> bytes:
     return data
 
 
-def _fix_list_line(line: str, fmt: str) -> tuple[str, list[str]]:
-    """One list line with the safe fixes applied, and the fix codes used."""
+def _fix_list_line(line: str, fmt: str, root: Containment) -> tuple[str, list[str]]:
+    """One list line with the safe fixes applied, and the fix codes used. ``root``: the dataset folder,
+    for an absolute path to a file inside it (made relative)."""
     used: list[str] = []
     if fmt == "cls":
         parts = line.split()
@@ -135,7 +139,21 @@ def _fix_list_line(line: str, fmt: str) -> tuple[str, list[str]]:
     if "\\" in path:
         path = path.replace("\\", "/")
         used.append("backslash")
+    if os.path.isabs(path):
+        real = root.resolve(path, False)
+        if root.inside(real) and os.path.isfile(path):
+            path = os.path.relpath(path, root.root)
+            used.append("absolute_path")
     return path + sep + rest, used
+
+
+def _without_odd(text: str) -> tuple[str, int]:
+    """``text`` without :data:`~workbench.datasets.layouts.ODD_CHARS`, and how many were taken out."""
+    count = sum(text.count(char) for char in ODD_CHARS)
+    if count:
+        for char in ODD_CHARS:
+            text = text.replace(char, "")
+    return text, count
 
 
 def fix_dataset(
@@ -155,7 +173,7 @@ def fix_dataset(
     if over:
         raise DatasetError(over)
     _prepare_output(base, target)
-    inside = Containment(target)
+    inside, source_root = Containment(target), Containment(base)
     counts: dict[str, int] = defaultdict(int)
     lists = {f"{split}.txt" for split in SPLITS}
     for source in sorted(base.rglob("*")):
@@ -170,13 +188,16 @@ def fix_dataset(
             if b"\r\n" in data:
                 counts["crlf"] += data.count(b"\r\n")
                 data = data.replace(b"\r\n", b"\n")
+            text, odd = _without_odd(data.decode("utf-8", errors="surrogateescape"))
+            if odd:
+                counts["odd_char"] += odd
+                data = text.encode("utf-8", errors="surrogateescape")
             if source.name in lists:
-                text = data.decode("utf-8", errors="surrogateescape")
                 kept: list[str] = []
                 seen: set[str] = set()
                 for line in text.split("\n"):
                     if line.strip():
-                        line, used = _fix_list_line(line, fmt)
+                        line, used = _fix_list_line(line, fmt, source_root)
                         for code in used:
                             counts[code] += 1
                         if line in seen:
@@ -203,14 +224,6 @@ def _size_problems(file: Path, limit: int) -> list[DatasetProblem]:
     return problems
 
 
-def _sample_lines(file: Path, limit: int) -> list[str]:
-    """The non-blank lines of a list that a sample may take: within the line bound, no NUL byte."""
-    if not file.is_file():
-        return []
-    text = _read_list(file, limit).decode("utf-8", errors="surrogateescape").removeprefix("\ufeff")
-    return [line for _, line in checked_lines(file, text.splitlines(), [], MAX_LINE_BYTES) if line.strip()]
-
-
 def sample_dataset(
     root: str | Path,
     fmt: str,
@@ -219,14 +232,22 @@ def sample_dataset(
     *,
     seed: int = 0,
     max_list_bytes: int = MAX_LIST_BYTES,
+    passing: dict[str, list[tuple[int, Any]]] | None = None,
 ) -> dict[str, int]:
     """Write ``n`` training samples (and ``max(1, n // 4)`` validation ones), stratified by class for
     ``cls``, with the images they use, to ``out``. Returns the sample counts per split.
 
-    A line whose image would land outside ``out`` (``../x.png``, an absolute path) is never sampled:
-    the sample holds its own images at the paths its lists name.
+    Only lines that pass are taken: ``passing`` is the linter's
+    (:attr:`~workbench.datasets.lint.LintReport.passing`, line and class id of each line with no error);
+    without it the dataset is linted here. A line whose image would land outside ``out`` (``../x.png``,
+    an absolute path) is never sampled: the sample holds its own images at the paths its lists name.
+    Lines are written as Paddle reads them: no BOM, no CR.
     """
     base, target = Path(root), Path(out)
+    if passing is None:
+        from workbench.datasets.lint import lint_dataset
+
+        passing = lint_dataset(base, fmt, max_list_bytes=max_list_bytes).passing
     _prepare_output(base, target)
     inside = Containment(target)
     rng = random.Random(seed)
@@ -234,23 +255,21 @@ def sample_dataset(
     written: dict[str, int] = {}
     for name in ("label.txt", "dict.txt"):
         if (base / name).is_file():
-            (target / name).write_bytes(_read_list(base / name, max_list_bytes))
+            data = _read_list(base / name, max_list_bytes).removeprefix(b"\xef\xbb\xbf")
+            (target / name).write_bytes(data.replace(b"\r\n", b"\n"))
     separator = " " if fmt == "cls" else "\t"
     for split in SPLITS:
         file = base / f"{split}.txt"
-        lines = [
-            line
-            for line in _sample_lines(file, max_list_bytes)
-            if _inside_output(inside, target / line.split(separator, 1)[0])
-        ]
-        groups: dict[str, list[str]] = defaultdict(list)
-        for line in lines:
-            key = line.rsplit(separator, 1)[-1] if fmt == "cls" else ""
-            groups[key].append(line)
+        ok = dict(passing.get(split, []))
+        text = "" if not ok else _read_list(file, max_list_bytes).decode("utf-8", errors="surrogateescape")
+        groups: dict[Any, list[str]] = defaultdict(list)
+        for number, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
+            if number in ok and _inside_output(inside, target / line.split(separator, 1)[0]):
+                groups[ok[number]].append(line)
+        lines = [line for members in groups.values() for line in members]
         chosen: list[str] = []
-        total = len(lines)
-        for _, members in sorted(groups.items()):
-            share = max(1, round(wanted[split] * len(members) / max(total, 1)))
+        for _, members in sorted(groups.items(), key=lambda item: str(item[0])):
+            share = max(1, round(wanted[split] * len(members) / max(len(lines), 1)))
             chosen.extend(rng.sample(members, min(share, len(members))))
         taken = set(chosen)
         rest = [line for line in lines if line not in taken]

@@ -12,6 +12,13 @@ A reader never stops at the first problem: :class:`DatasetError` carries all of 
 file, the 1-based line, a stable ``code``, a message and a fix (docs/architecture.md, "Errors and faults").
 Pure Python: no Paddle.
 
+**Lines as Paddle reads them.** A list is split at ``\\n`` only, one trailing ``\\r`` dropped from each
+line (:func:`split_lines`): Paddle's readers (``readlines`` on a binary file, PaddleX's ``strip("\\n")``)
+never split at U+2028, U+0085 or a form feed, so neither do we, and every later line keeps its number. Such a
+character (:data:`ODD_CHARS`) inside a line is its own located ``odd_char`` problem and is taken out before
+the line is parsed, so it causes nothing else. A BOM at the start of a file is decoded past (the linter
+reports it once, ``bom``). Numbers are read with ASCII rules only (:func:`ascii_int`): ``²`` is no digit.
+
 **Bounded input.** A list is a path and a label per line, so its size is refused before it is read
 (:data:`MAX_LIST_BYTES`), each line has a length bound (:data:`MAX_LINE_BYTES`, :data:`MAX_DET_LINE_BYTES`)
 and a NUL byte is refused (no file name holds one); each is a located problem whose code is in
@@ -21,6 +28,7 @@ and a NUL byte is refused (no file name holds one); each is a located problem wh
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -42,10 +50,58 @@ long-text models a few hundred characters)."""
 MAX_DET_LINE_BYTES = 1024 * 1024
 """Longest detection line: a path and a JSON list of boxes (~100-200 bytes each with the text), so
 room for thousands of boxes on one image; a dense document page has a few hundred."""
+MAX_TEXT_LENGTH = 25
+"""PaddleOCR's ``Global.max_text_length`` default: its label encoders drop a longer recognition text
+(``BaseRecLabelEncode.encode`` returns ``None``, and the sample is skipped)."""
 EXCERPT_CHARS = 80
 """Characters of a file's text echoed in a message; the rest is summarised by its size."""
 REFUSED = frozenset({"file_too_large", "line_too_long", "nul_byte", "image_too_large"})
 """Problem codes for input the checker refused to read or decode: its verdict is incomplete (exit 2)."""
+
+
+ODD_CHARS = {
+    "\u2028": "LINE SEPARATOR (U+2028)",
+    "\u2029": "PARAGRAPH SEPARATOR (U+2029)",
+    "\u0085": "NEXT LINE (U+0085)",
+    "\x0c": "FORM FEED (U+000C)",
+    "\x0b": "LINE TABULATION (U+000B)",
+    "\x1c": "FILE SEPARATOR (U+001C)",
+    "\x1d": "GROUP SEPARATOR (U+001D)",
+    "\x1e": "RECORD SEPARATOR (U+001E)",
+    "\u200b": "ZERO WIDTH SPACE (U+200B)",
+    "\u2060": "WORD JOINER (U+2060)",
+    "\u180e": "MONGOLIAN VOWEL SEPARATOR (U+180E)",
+    "\ufeff": "BYTE ORDER MARK (U+FEFF)",
+}
+"""Characters that do not belong in a list line: the line breaks ``str.splitlines`` splits at but Paddle
+does not, and invisible zero-width ones (a BOM mid-file is one). ZERO WIDTH NON-JOINER / JOINER (U+200C,
+U+200D) are not here: Persian, Indic and emoji text needs them in a label or a ``dict.txt`` line."""
+_ODD = re.compile("[" + "".join(ODD_CHARS) + "]")
+_ASCII_INT = re.compile(r"-?[0-9]+", re.ASCII)
+
+
+def ascii_int(text: str) -> int | None:
+    """``text`` as an int when it is ASCII digits with an optional ``-``, else ``None``.
+
+    ``str.isdigit`` is true for ``²`` and ``¹``, which ``int`` then refuses; Paddle's lists hold ASCII.
+    """
+    return int(text) if _ASCII_INT.fullmatch(text) else None
+
+
+def split_lines(text: str) -> list[str]:
+    """``text``'s lines as Paddle's readers see them: split at ``\\n`` only, one trailing ``\\r`` off each,
+    no last empty line after a final ``\\n``."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def problem(file: Path | str, line: int, code: str, stem: str = "", /, **values: Any) -> DatasetProblem:
+    """A located problem whose message is ``stem`` (default ``dataset.problem.<code>``) and whose fix is
+    ``<stem>.hint``, both filled with ``values``; ``code`` must be in :data:`PROBLEM_CODES`."""
+    key = stem or f"dataset.problem.{code}"
+    return DatasetProblem(str(file), line, code, t(key, **values), t(f"{key}.hint", **values))
 
 
 class Containment:
@@ -104,21 +160,86 @@ two million problems, ~0.5 KB each, and nobody reads past the first few of a kin
 
 class ProblemList(list[DatasetProblem]):
     """A list of problems that keeps the first :data:`KEEP_PER_CODE` of each code and counts them all
-    (``counts``, ``total``), so the memory a report takes is bounded whatever the dataset holds."""
+    (``counts``, ``total``), so the memory a report takes is bounded whatever the dataset holds; the
+    lines with a problem are all known (``located``), so what passed is known too."""
 
     def __init__(self, keep: int = KEEP_PER_CODE) -> None:
         super().__init__()
         self.keep = keep
         self.counts: dict[str, int] = {}
+        self.located: dict[str, set[int]] = {}
+        """The line numbers with a problem, per file, kept or not (a number per line at most)."""
 
     def append(self, problem: DatasetProblem) -> None:
         count = self.counts[problem.code] = self.counts.get(problem.code, 0) + 1
+        if problem.line:
+            self.located.setdefault(problem.file, set()).add(problem.line)
         if count <= self.keep:
             super().append(problem)
 
     @property
     def total(self) -> int:
         return sum(self.counts.values())
+
+
+PROBLEM_CODES: dict[str, tuple[str, ...]] = {
+    "missing_dir": ("training.data.missing_dir",),
+    "missing_file": ("training.data.missing_file",),
+    "unreadable": ("training.data.unreadable",),
+    "empty": ("training.data.empty",),
+    "bad_fields": (
+        "training.data.bad_label_line",
+        "training.data.bad_cls_line",
+        "training.data.bad_rec_line",
+    ),
+    "duplicate_id": ("training.data.duplicate_id",),
+    "id_gap": ("training.data.id_gap",),
+    "bad_label": ("training.data.bad_label",),
+    "label_range": ("training.data.label_range",),
+    "not_single_char": ("training.data.not_single_char",),
+    "duplicate_char": ("training.data.duplicate_char",),
+    "unknown_char": ("training.data.unknown_char",),
+    **{
+        code: (f"dataset.problem.{code}",)
+        for code in (
+            "trailing_whitespace",
+            "separator",
+            "path_space",
+            "empty_label",
+            "det_json",
+            "det_points",
+            "bom",
+            "crlf",
+            "not_utf8",
+            "odd_char",
+            "trailing_whitespace_text",
+            "duplicate_line",
+            "conflicting_label",
+            "absolute_path",
+            "backslash",
+            "train_val_overlap",
+            "missing_image",
+            "empty_image",
+            "bad_image",
+            "file_too_large",
+            "line_too_long",
+            "nul_byte",
+            "image_too_large",
+            "outside_dataset",
+            "det_degenerate",
+            "det_outside",
+            "det_empty",
+            "text_too_long",
+            "tiny_image",
+            "grayscale_image",
+            "tiny_split",
+            "unused_class",
+            "class_imbalance",
+        )
+    },
+}
+"""Every problem code the cls / rec / det readers and the linter report, with the catalog keys of its
+messages (each key has a ``.hint``: every problem carries its fix). A test holds the code to it."""
 
 
 class DatasetError(Exception):
@@ -177,31 +298,13 @@ def read_bounded(path: Path, problems: list[DatasetProblem], limit: int = MAX_LI
                 return data
         size = max(info.st_size, limit + 1)
     except FileNotFoundError:
-        problems.append(
-            DatasetProblem(
-                str(path),
-                0,
-                "missing_file",
-                t("training.data.missing_file"),
-                t("training.data.missing_file.hint"),
-            )
-        )
+        problems.append(problem(path, 0, "missing_file", "training.data.missing_file"))
         return None
     except (OSError, ValueError) as exc:
-        problems.append(
-            DatasetProblem(str(path), 0, "unreadable", t("training.data.unreadable", error=excerpt(str(exc))))
-        )
+        problems.append(problem(path, 0, "unreadable", "training.data.unreadable", error=excerpt(str(exc))))
         return None
     shown, most = _sizes(size, limit)
-    problems.append(
-        DatasetProblem(
-            str(path),
-            0,
-            "file_too_large",
-            t("dataset.problem.file_too_large", size=shown, limit=most),
-            t("dataset.problem.file_too_large.hint"),
-        )
-    )
+    problems.append(problem(path, 0, "file_too_large", size=shown, limit=most))
     return None
 
 
@@ -224,31 +327,23 @@ def _read_lines(
     if data is None:
         return None
     try:
-        return data.decode("utf-8").splitlines()  # as read_text: splitlines takes \r\n and \r too
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         return _lines_with_bad_bytes(path, problems, data)
+    return split_lines(text.removeprefix("\ufeff"))  # a leading BOM: reported once by the linter
 
 
 def _lines_with_bad_bytes(path: Path, problems: list[DatasetProblem], data: bytes) -> list[str]:
     """A file that is not all UTF-8: a ``not_utf8`` problem on each line that is not, and every line
     read (bad bytes replaced) so the rest of the file is still checked."""
     lines: list[str] = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
+    for number, raw in enumerate(data.removeprefix(b"\xef\xbb\xbf").split(b"\n"), start=1):
         try:
             lines.append(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
-            problems.append(
-                DatasetProblem(
-                    str(path),
-                    number,
-                    "not_utf8",
-                    t("dataset.problem.not_utf8", offset=exc.start + 1),
-                    t("dataset.problem.not_utf8.hint"),
-                )
-            )
+            problems.append(problem(path, number, "not_utf8", offset=exc.start + 1))
             lines.append(raw.decode("utf-8", errors="replace"))
-    text = "\n".join(lines)
-    return text[1:].splitlines() if text.startswith("\ufeff") else text.splitlines()
+    return split_lines("\n".join(lines))
 
 
 def checked_lines(
@@ -257,48 +352,38 @@ def checked_lines(
     """``(line number, line)`` for each line within the length bound and free of NUL bytes.
 
     A longer line is a ``line_too_long`` problem and a line with a NUL byte a ``nul_byte`` one; either is
-    skipped, so nothing later parses it, looks it up on disk or echoes it whole.
+    skipped, so nothing later parses it, looks it up on disk or echoes it whole. Each character of
+    :data:`ODD_CHARS` in a line is an ``odd_char`` problem and is taken out of the line yielded.
     """
     for number, raw in enumerate(lines, start=1):
         if len(raw) > limit // 4:  # a character is at most 4 bytes: only long lines are measured
             size = len(raw.encode("utf-8", "replace"))
             if size > limit:
                 problems.append(
-                    DatasetProblem(
-                        str(file),
-                        number,
-                        "line_too_long",
-                        t("dataset.problem.line_too_long", size=size, limit=limit, text=excerpt(raw, 40)),
-                        t("dataset.problem.line_too_long.hint"),
-                    )
+                    problem(file, number, "line_too_long", size=size, limit=limit, text=excerpt(raw, 40))
                 )
                 continue
         if "\x00" in raw:
-            problems.append(
-                DatasetProblem(
-                    str(file),
-                    number,
-                    "nul_byte",
-                    t("dataset.problem.nul_byte", column=raw.index("\x00") + 1),
-                    t("dataset.problem.nul_byte.hint"),
-                )
-            )
+            problems.append(problem(file, number, "nul_byte", column=raw.index("\x00") + 1))
             continue
+        if _ODD.search(raw):
+            raw = _without_odd(file, number, raw, problems)
         yield number, raw
 
 
-def _check_image(root: Path, rel: str, file: Path, line: int, problems: list[DatasetProblem]) -> Path | None:
-    path = root / rel
-    if Path(rel).is_absolute() or not path.is_file():
+def _without_odd(file: Path, number: int, raw: str, problems: list[DatasetProblem]) -> str:
+    """``raw`` without its :data:`ODD_CHARS`, each reported as an ``odd_char`` problem at its column."""
+    for found in _ODD.finditer(raw):
         problems.append(
-            DatasetProblem(
-                str(file),
-                line,
-                "missing_image",
-                t("training.data.missing_image", path=excerpt(rel)),
-                t("training.data.missing_image.hint"),
-            )
+            problem(file, number, "odd_char", char=ODD_CHARS[found.group()], column=found.start() + 1)
         )
+    return _ODD.sub("", raw)
+
+
+def _check_image(root: Path, rel: str, file: Path, line: int, problems: list[DatasetProblem]) -> Path | None:
+    path = root / rel  # an absolute path stays itself, as os.path.join in Paddle's readers keeps it
+    if not path.is_file():
+        problems.append(problem(file, line, "missing_image", path=excerpt(rel)))
         return None
     return path
 
@@ -310,42 +395,35 @@ def read_cls_labels(root: Path, problems: list[DatasetProblem]) -> list[str]:
     if lines is None:
         return []
     names: dict[int, str] = {}
+    seen: dict[int, int] = {}
     for number, raw in checked_lines(file, lines, problems):
         if not raw.strip():
             continue
         fields = raw.split(" ", 1)
-        if len(fields) != 2 or not fields[0].isdigit() or not fields[1].strip():
+        class_id = ascii_int(fields[0]) if len(fields) == 2 and fields[1].strip() else None
+        if class_id is None or class_id < 0:
             problems.append(
-                DatasetProblem(
-                    str(file),
-                    number,
-                    "bad_fields",
-                    t("training.data.bad_label_line", text=excerpt(raw, 60)),
-                    t("training.data.bad_label_line.hint"),
-                )
+                problem(file, number, "bad_fields", "training.data.bad_label_line", text=excerpt(raw, 60))
             )
             continue
-        class_id = int(fields[0])
         if class_id in names:
             problems.append(
-                DatasetProblem(
-                    str(file), number, "duplicate_id", t("training.data.duplicate_id", id=class_id)
+                problem(
+                    file,
+                    number,
+                    "duplicate_id",
+                    "training.data.duplicate_id",
+                    id=class_id,
+                    line=seen[class_id],
                 )
             )
             continue
         names[class_id] = fields[1].strip()
+        seen[class_id] = number
     if names and sorted(names) != list(range(len(names))):
-        problems.append(
-            DatasetProblem(
-                str(file),
-                0,
-                "id_gap",
-                t("training.data.id_gap", count=len(names)),
-                t("training.data.id_gap.hint"),
-            )
-        )
+        problems.append(problem(file, 0, "id_gap", "training.data.id_gap", last=len(names) - 1))
     if not names and lines is not None:
-        problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
+        problems.append(problem(file, 0, "empty", "training.data.empty"))
     return [names[i] for i in sorted(names)]
 
 
@@ -395,11 +473,10 @@ def _two_field_lines(
             _reject(seen, number, raw)
             code = line_shape_code(raw, separator)
             if code == "bad_fields":
-                message, hint = t(bad_key, text=excerpt(raw, 60)), t(f"{bad_key}.hint")
+                problems.append(problem(file, number, code, bad_key, text=excerpt(raw, 60)))
             else:
                 shown = excerpt(raw, 60).replace("\t", "\\t")  # a tab is the point: show it
-                message, hint = t(f"dataset.problem.{code}", text=shown), t(f"dataset.problem.{code}.hint")
-            problems.append(DatasetProblem(str(file), number, code, message, hint))
+                problems.append(problem(file, number, code, text=shown))
             continue
         yield number, fields[0], fields[1], raw
 
@@ -438,7 +515,7 @@ def line_shape_code(raw: str, separator: str) -> str:
         if "\t" in raw or "  " in raw:
             return "separator"
         fields = raw.split(" ")
-        if len(fields) > 2 and fields[-1].lstrip("-").isdigit():
+        if len(fields) > 2 and ascii_int(fields[-1]) is not None:
             return "path_space"
         return "bad_fields"
     fields = raw.split(separator)
@@ -468,23 +545,22 @@ def read_cls_list(
     for number, rel, label_text, raw in _two_field_lines(
         file, " ", "training.data.bad_cls_line", problems, seen
     ):
-        if not label_text.lstrip("-").isdigit():
+        label = ascii_int(label_text)
+        if label is None:
             problems.append(
-                DatasetProblem(
-                    str(file), number, "bad_label", t("training.data.bad_label", label=excerpt(label_text))
-                )
+                problem(file, number, "bad_label", "training.data.bad_label", label=excerpt(label_text))
             )
             _reject(seen, number, raw)
             continue
-        label = int(label_text)
         if num_classes and not 0 <= label < num_classes:
             problems.append(
-                DatasetProblem(
-                    str(file),
+                problem(
+                    file,
                     number,
                     "label_range",
-                    t("training.data.label_range", label=label, count=num_classes),
-                    t("training.data.label_range.hint"),
+                    "training.data.label_range",
+                    label=label,
+                    last=num_classes - 1,
                 )
             )
             _reject(seen, number, raw)
@@ -493,17 +569,14 @@ def read_cls_list(
         if _record(seen, number, rel, raw, label, path, check_files):
             samples.append((path or root / rel, label))
     if not samples and not (seen and seen.accepted) and not any(p.file == str(file) for p in problems):
-        problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
+        problems.append(problem(file, 0, "empty", "training.data.empty"))
     return samples
 
 
 def _require_dir(base: Path) -> None:
     """A dataset root that is not a folder is one problem, reported before anything else is read."""
     if not base.is_dir():
-        problem = DatasetProblem(
-            str(base), 0, "missing_dir", t("training.data.missing_dir"), t("training.data.missing_dir.hint")
-        )
-        raise DatasetError([problem])
+        raise DatasetError([problem(base, 0, "missing_dir", "training.data.missing_dir")])
 
 
 def read_cls_layout(root: str | Path, *, check_files: bool = True) -> ClsLayout:
@@ -533,28 +606,22 @@ def read_rec_charset(root: Path, problems: list[DatasetProblem]) -> list[str]:
             continue
         if len(raw) != 1:
             problems.append(
-                DatasetProblem(
-                    str(file),
-                    number,
-                    "not_single_char",
-                    t("training.data.not_single_char", text=excerpt(raw, 20)),
+                problem(
+                    file, number, "not_single_char", "training.data.not_single_char", text=excerpt(raw, 20)
                 )
             )
             continue
         if raw in seen:
             problems.append(
-                DatasetProblem(
-                    str(file),
-                    number,
-                    "duplicate_char",
-                    t("training.data.duplicate_char", char=raw, line=seen[raw]),
+                problem(
+                    file, number, "duplicate_char", "training.data.duplicate_char", char=raw, line=seen[raw]
                 )
             )
             continue
         seen[raw] = number
         charset.append(raw)
     if not charset and not any(p.file == str(file) for p in problems):
-        problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
+        problems.append(problem(file, 0, "empty", "training.data.empty"))
     return charset
 
 
@@ -577,12 +644,12 @@ def read_rec_list(
         unknown = sorted({c for c in text if c not in charset})
         if charset and unknown:
             problems.append(
-                DatasetProblem(
-                    str(file),
+                problem(
+                    file,
                     number,
                     "unknown_char",
-                    t("training.data.unknown_char", chars=excerpt("".join(unknown))),
-                    t("training.data.unknown_char.hint"),
+                    "training.data.unknown_char",
+                    chars=excerpt("".join(unknown)),
                 )
             )
             _reject(seen, number, raw)
@@ -591,7 +658,7 @@ def read_rec_list(
         if _record(seen, number, rel, raw, text, path, check_files):
             samples.append((path or root / rel, text))
     if not samples and not (seen and seen.accepted) and not any(p.file == str(file) for p in problems):
-        problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
+        problems.append(problem(file, 0, "empty", "training.data.empty"))
     return samples
 
 
@@ -666,22 +733,14 @@ def read_det_list(
     for number, rel, text, raw in lines:
         polygons, code, detail = _det_polygons(text)
         if polygons is None:
-            problems.append(
-                DatasetProblem(
-                    str(file),
-                    number,
-                    code,
-                    t(f"dataset.problem.{code}", text=detail[:80]),
-                    t(f"dataset.problem.{code}.hint"),
-                )
-            )
+            problems.append(problem(file, number, code, text=detail[:80]))
             _reject(seen, number, raw)
             continue
         path = _check_image(root, rel, file, number, problems) if check_files else None
         if _record(seen, number, rel, raw, polygons, path, check_files):
             samples.append((path or root / rel, polygons))
     if not samples and not (seen and seen.accepted) and not any(p.file == str(file) for p in problems):
-        problems.append(DatasetProblem(str(file), 0, "empty", t("training.data.empty")))
+        problems.append(problem(file, 0, "empty", "training.data.empty"))
     return samples
 
 

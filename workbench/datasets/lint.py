@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.datasets.imagecheck import MAX_PIXELS, TooLarge
+from workbench.datasets.imagecheck import MAX_PIXELS, QUICK, STANDARD, ImageChecker, TooLarge
 from workbench.datasets.layouts import (
     MAX_LINE_BYTES,
     MAX_LIST_BYTES,
+    MAX_TEXT_LENGTH,
     REFUSED,
     SPLITS,
     Containment,
@@ -40,23 +41,33 @@ from workbench.datasets.layouts import (
     ListLines,
     Polygon,
     ProblemList,
+    ascii_int,
     excerpt,
+    problem,
     read_bounded,
     read_cls_labels,
     read_cls_list,
     read_det_list,
     read_rec_charset,
     read_rec_list,
+    split_lines,
 )
 from workbench.i18n import t
 
-FORMATS = ("cls", "rec", "det")
+FORMATS = ("cls", "rec", "det", "coco")
 TINY_SPLIT = 10
 """A split with fewer samples than this gets a warning (train on a sample first, but not release)."""
 IMBALANCE_RATIO = 10.0
 """Most / fewest samples per used class above this is a warning."""
 SAMPLE_PATHS = 10
 """Sample image paths per split in ``check_dataset_result.json`` (PaddleX's ``sample_num``)."""
+DECODE_EVERY = 500
+"""One image in this many is decoded in full whatever the level (but ``quick``): a format whose headers
+read but whose data Pillow cannot decode shows in the sample."""
+TINY_IMAGE = 8
+"""An image with a side under this many pixels is a warning (a 1x1 export, a crop gone wrong)."""
+GRAYSCALE_MODES = frozenset({"1", "L", "LA", "I", "I;16", "I;16B", "I;16L", "I;16N", "F"})
+"""Pillow modes of single-channel images (with or without alpha)."""
 
 Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``: stage ``lines`` or ``images``."""
@@ -73,6 +84,9 @@ class LintReport:
     warnings: list[DatasetProblem] = field(default_factory=ProblemList)
     stats: dict[str, Any] = field(default_factory=dict)
     sample_paths: dict[str, list[Path]] = field(default_factory=dict)
+    passing: dict[str, list[tuple[int, Any]]] = field(default_factory=dict)
+    """Per split, ``(line number, class id)`` of each line with no error at all (``None`` for the class
+    outside ``cls``): what ``--sample`` may take."""
 
     @property
     def ok(self) -> bool:
@@ -96,8 +110,8 @@ class LintReport:
         """``(code, count, first problems)`` for each code, most frequent first."""
         by_code: dict[str, list[DatasetProblem]] = defaultdict(list)
         problems = self.errors if which == "errors" else self.warnings
-        for problem in problems:
-            by_code[problem.code].append(problem)
+        for found in problems:
+            by_code[found.code].append(found)
         counts = _counts(problems)
         ordered = sorted(by_code.items(), key=lambda item: (-counts[item[0]], item[0]))
         return [(code, counts[code], found[:first]) for code, found in ordered]
@@ -134,14 +148,17 @@ def _total(problems: list[DatasetProblem]) -> int:
     return problems.total if isinstance(problems, ProblemList) else len(problems)
 
 
-def _problem(file: Path | str, line: int, code: str, **values: Any) -> DatasetProblem:
-    return DatasetProblem(
-        str(file), line, code, t(f"dataset.problem.{code}", **values), t(f"dataset.problem.{code}.hint")
-    )
+def _problem(file: Path | str, line: int, code: str, /, **values: Any) -> DatasetProblem:
+    return problem(file, line, code, **values)
 
 
 def guess_format(root: Path) -> str:
-    """``cls`` with a ``label.txt``, ``rec`` with a ``dict.txt``, else by the first list line's shape."""
+    """``coco`` with JSON files under ``annotations/`` (:func:`workbench.datasets.coco.is_coco`), ``cls``
+    with a ``label.txt``, ``rec`` with a ``dict.txt``, else by the first list line's shape."""
+    from workbench.datasets.coco import is_coco
+
+    if is_coco(root):
+        return "coco"
     if (root / "label.txt").is_file():
         return "cls"
     if (root / "dict.txt").is_file():
@@ -168,7 +185,14 @@ def _read_bytes(file: Path, limit: int = MAX_LIST_BYTES) -> bytes | None:
 def _check_bytes(
     file: Path, data: bytes | None, errors: list[DatasetProblem], warnings: list[DatasetProblem], fmt: str
 ) -> None:
-    """BOM, CRLF line ends, bytes that are not UTF-8 and (rec/det lists) trailing whitespace."""
+    """BOM, CRLF line ends, bytes that are not UTF-8 and (rec/det lists) trailing whitespace.
+
+    A BOM is an error, reported once: PaddleX and Paddle's readers keep it as part of the first line (an
+    id ``int()`` refuses, a path that is not there); the readers here decode past it, so nothing else
+    is reported for it. CRLF line ends are a warning: PaddleX (text mode) and PaddleClas (``strip()``)
+    drop the CR, PaddleOCR's ``strip("\\n")`` leaves it on a recognition text, where its label encoder
+    skips a character not in the dictionary.
+    """
     if data is None:
         return  # the reader reports a missing or unreadable file
     if data.startswith(b"\xef\xbb\xbf"):
@@ -179,7 +203,7 @@ def _check_bytes(
     if crlf:
         at = data.find(b"\r\n")
         first = data.count(b"\n", 0, at) + 1 if at >= 0 else data.count(b"\n") + 1
-        errors.append(_problem(file, first, "crlf", count=crlf))
+        warnings.append(_problem(file, first, "crlf", count=crlf))
     if file.name not in ("train.txt", "val.txt") or fmt == "cls":
         return
     for number, raw in enumerate(io.BytesIO(data), start=1):  # one line at a time
@@ -230,11 +254,11 @@ def _read_lists(
     if fmt == "cls":
         names = read_cls_labels(root, errors)
         labels = _read_bytes(root / "label.txt")
-        text = "" if labels is None else labels.decode("utf-8", errors="replace")
-        for number, raw in enumerate(text.splitlines(), start=1):
-            head = raw[:32].split(" ", 1)[0]
-            if head.isdigit():
-                id_lines.setdefault(int(head), number)
+        text = "" if labels is None else labels.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        for number, raw in enumerate(split_lines(text), start=1):
+            head = ascii_int(raw[:32].split(" ", 1)[0])
+            if head is not None:
+                id_lines.setdefault(head, number)
         for name, split in splits.items():
             read_cls_list(root, name, len(names), errors, check_files=False, seen=split.seen)
     elif fmt == "rec":
@@ -251,12 +275,15 @@ def _read_lists(
 def _check_paths_and_lines(
     root: Path, splits: dict[str, _Split], errors: list[DatasetProblem], warnings: list[DatasetProblem]
 ) -> dict[str, list[tuple[str, int, str, Any]]]:
-    """Paths (absolute, backslash, space, missing, empty, outside the folder), duplicate lines,
-    train/val overlap.
+    """Paths (absolute, backslash, missing, empty, outside the folder), duplicate lines, the same image
+    with two labels, train/val overlap.
 
     A path that leaves the dataset folder (``../``, or a symlink out of it) is a warning: PaddleX joins
     the path to the folder and reads it wherever it lands, but a copy or an archive of the folder leaves
-    that image behind (and ``--sample`` leaves out a ``../`` path). Returns, per split, the samples whose image exists as a regular file:
+    that image behind (and ``--sample`` leaves out a ``../`` path). An absolute path is a warning for the
+    same reason (``os.path.join`` in PaddleX's checkers and Paddle's readers keeps it whole, so they open
+    it); it is checked like any other. A space in a rec / det path is no problem: those lines split at
+    the tab. Returns, per split, the samples whose image exists as a regular file:
     ``(image path, line, path as written, label)``.
     """
     present: dict[str, list[tuple[str, int, str, Any]]] = {}
@@ -264,23 +291,22 @@ def _check_paths_and_lines(
     containment = Containment(root)
     for name, split in splits.items():
         file = root / f"{name}.txt"
-        seen: dict[tuple[str, Any], int] = {}
+        seen: dict[str, tuple[int, Any]] = {}
         keep: list[tuple[str, int, str, Any]] = []
         for (number, rel), label in zip(split.records, split.labels, strict=True):
-            key = (rel, label if isinstance(label, int | str) else repr(label))  # no repr per line
-            if key in seen:
-                errors.append(_problem(file, number, "duplicate_line", first=seen[key]))
+            first = seen.get(rel)
+            if first is not None:
+                code = "duplicate_line" if first[1] == label else "conflicting_label"
+                errors.append(_problem(file, number, code, first=first[0], path=excerpt(rel)))
                 continue
-            seen[key] = number
+            seen[rel] = (number, label)
             shown = excerpt(rel)
-            if os.path.isabs(rel) or rel.startswith("/"):
-                errors.append(_problem(file, number, "absolute_path", path=shown))
-                continue
+            absolute = os.path.isabs(rel)
+            if absolute:
+                warnings.append(_problem(file, number, "absolute_path", path=shown))
             if "\\" in rel:
                 errors.append(_problem(file, number, "backslash", path=shown))
                 continue
-            if " " in rel:
-                errors.append(_problem(file, number, "path_space_rel", path=shown))
             other = first_split.get(rel)
             if other is not None and other[0] != name:
                 errors.append(
@@ -296,7 +322,7 @@ def _check_paths_and_lines(
             except (OSError, ValueError):  # ValueError: a NUL byte (the reader skips those lines)
                 info, link = None, False
             real = containment.resolve(path, link)
-            if not containment.inside(real):
+            if not absolute and not containment.inside(real):
                 warnings.append(_problem(file, number, "outside_dataset", path=shown, target=excerpt(real)))
             try:
                 info = os.stat(path) if link else info
@@ -314,14 +340,18 @@ def _check_paths_and_lines(
 
 
 def _check_rejected_paths(
-    root: Path, fmt: str, splits: dict[str, _Split], errors: list[DatasetProblem]
+    root: Path,
+    fmt: str,
+    splits: dict[str, _Split],
+    errors: list[DatasetProblem],
+    warnings: list[DatasetProblem],
 ) -> None:
     """Path problems on lines the reader rejected for another reason (a bad label, a wrong separator).
 
-    Those lines never reach :func:`_check_paths_and_lines`, so ``C:\\data\\a.png 99`` used to report
-    only its label. The reader hands them over (``ListLines.rejected``); here the path is cut out as
-    the format writes it (a tab before the label for rec/det, the last blank for cls) and checked for
-    what needs no label: absolute and backslash paths.
+    Those lines never reach :func:`_check_paths_and_lines`, so the reader hands them over
+    (``ListLines.rejected``); here the path is cut out as the format writes it (a tab before the label
+    for rec/det, the last blank for cls) and checked for what needs no label: backslashes (an error)
+    and an absolute path (a warning).
     """
     for name, split in splits.items():
         file = root / f"{name}.txt"
@@ -331,9 +361,9 @@ def _check_rejected_paths(
                 continue
             fields = text.split("\t", 1) if fmt != "cls" or "\t" in text else text.rsplit(None, 1)
             rel = fields[0].strip()
-            if os.path.isabs(rel) or rel.startswith("/"):
-                errors.append(_problem(file, number, "absolute_path", path=excerpt(rel)))
-            elif "\\" in rel:
+            if os.path.isabs(rel):
+                warnings.append(_problem(file, number, "absolute_path", path=excerpt(rel)))
+            if "\\" in rel:
                 errors.append(_problem(file, number, "backslash", path=excerpt(rel)))
 
 
@@ -399,32 +429,41 @@ def lint_dataset(
     workers: int | None = None,
     progress: Progress | None = None,
     max_list_bytes: int = MAX_LIST_BYTES,
+    max_text_length: int = MAX_TEXT_LENGTH,
+    image_check: str = STANDARD,
 ) -> LintReport:
-    """Check the dataset folder ``root`` in format ``fmt`` (``cls``, ``rec``, ``det`` or ``auto``).
+    """Check the dataset folder ``root`` in format ``fmt`` (``cls``, ``rec``, ``det``, ``coco`` or
+    ``auto``; ``coco`` is :func:`workbench.datasets.coco.lint_coco`).
 
     ``max_list_bytes``: the largest ``train.txt`` / ``val.txt`` read; a larger one is refused unread.
+    ``max_text_length``: a longer recognition text is a warning (PaddleOCR drops the sample).
+    ``image_check``: how far each image is read (:data:`workbench.datasets.imagecheck.LEVELS`).
     """
     started = time.perf_counter()
     base = Path(root)
     guessed = fmt == "auto"
     chosen = guess_format(base) if guessed and base.is_dir() else ("cls" if guessed else fmt)
+    if chosen == "coco":  # COCO detection JSON: its own checker (workbench.datasets.coco)
+        from workbench.datasets.coco import lint_coco
+
+        return lint_coco(
+            base,
+            guessed=guessed,
+            workers=workers,
+            progress=progress,
+            max_list_bytes=max_list_bytes,
+            image_check=image_check,
+        )
     report = LintReport(root=base, format=chosen, guessed=guessed)
     if not base.is_dir():
-        report.errors.append(
-            DatasetProblem(
-                str(base),
-                0,
-                "missing_dir",
-                t("training.data.missing_dir"),
-                t("training.data.missing_dir.hint"),
-            )
-        )
+        report.errors.append(problem(base, 0, "missing_dir", "training.data.missing_dir"))
         return report
     errors, warnings = report.errors, report.warnings
     text_files = [("label.txt" if chosen == "cls" else "dict.txt")] if chosen != "det" else []
     lists = {  # each list read once, here; a missing or over-size one is reported here too
         name: read_bounded(base / f"{name}.txt", errors, max_list_bytes) for name in SPLITS
     }
+    checker = ImageChecker(image_check, workers)  # no process until the images are checked
     for name in text_files:
         _check_bytes(base / name, _read_bytes(base / name), errors, warnings, chosen)
     for name in SPLITS:
@@ -436,32 +475,18 @@ def lint_dataset(
     if progress is not None:
         progress("lines", sum(s.lines for s in splits.values()), sum(s.lines for s in splits.values()))
     present = _check_paths_and_lines(base, splits, errors, warnings)
-    _check_rejected_paths(base, chosen, splits, errors)
+    _check_rejected_paths(base, chosen, splits, errors, warnings)
+
+    _check_labels(base, chosen, splits, warnings, max_text_length)
 
     unique = sorted({path for samples in present.values() for path, *_ in samples})
-    decoded = dict(
-        zip(
-            unique,
-            _decode(unique, workers, progress),
-            strict=True,
-        )
-    )
+    decoded = dict(zip(unique, _decode(checker, unique, present, progress), strict=True))
+    _check_images(base, chosen, present, decoded, errors, warnings)
     for name, samples in present.items():
-        file = base / f"{name}.txt"
-        for path, number, rel, label in samples:
-            result = decoded[path]
-            if isinstance(result, TooLarge):
-                size = f"{result.width}x{result.height}" if result.width else f"> {2 * MAX_PIXELS}"
-                errors.append(
-                    _problem(file, number, "image_too_large", path=excerpt(rel), size=size, limit=MAX_PIXELS)
-                )
-            elif isinstance(result, str):
-                errors.append(_problem(file, number, "bad_image", path=excerpt(rel), error=result))
-            elif chosen == "det":
-                _check_polygons(file, number, label, result, errors)
         report.sample_paths[name] = [Path(path) for path, *_ in samples[:SAMPLE_PATHS]]
 
     _warnings(base, chosen, names, id_lines, splits, warnings, report.stats)
+    report.passing = _passing(base, chosen, splits, errors)
     errors.sort(key=lambda p: (p.file, p.line))
     report.stats.update(
         {
@@ -470,35 +495,183 @@ def lint_dataset(
             "charset_size": len(names) if chosen == "rec" else None,
             "lines": {name: split.lines for name, split in splits.items()},
             "samples": {name: len(split.records) for name, split in splits.items()},
-            "images_decoded": len(unique),
+            "images_checked": len(unique),
+            "images_decoded": checker.decoded,
+            "image_check": checker.level,
             "seconds": round(time.perf_counter() - started, 3),
         }
     )
     return report
 
 
-def _decode(paths: list[str], workers: int | None, progress: Progress | None) -> list[Any]:
-    from workbench.datasets.imagecheck import decode_all
+def _check_labels(
+    root: Path, fmt: str, splits: dict[str, _Split], warnings: list[DatasetProblem], max_text_length: int
+) -> None:
+    """Labels Paddle's training skips: a recognition text over ``max_text_length`` (PaddleOCR's label
+    encoders return nothing for it) and a detection label with no box (``DetLabelEncode`` likewise)."""
+    for name, split in splits.items():
+        file = root / f"{name}.txt"
+        for (number, _), label in zip(split.records, split.labels, strict=True):
+            if fmt == "rec" and len(label) > max_text_length:
+                warnings.append(
+                    _problem(file, number, "text_too_long", length=len(label), limit=max_text_length)
+                )
+            elif fmt == "det" and not label:
+                warnings.append(_problem(file, number, "det_empty"))
 
+
+def _check_images(
+    root: Path,
+    fmt: str,
+    present: dict[str, list[tuple[str, int, str, Any]]],
+    decoded: dict[str, Any],
+    errors: list[DatasetProblem],
+    warnings: list[DatasetProblem],
+) -> None:
+    """What the decode found, at each line naming the image: too large, undecodable, boxes outside it
+    (det); as warnings, a side under :data:`TINY_IMAGE` and a grayscale image among color ones (only
+    when grayscale images are the fewer: a grayscale set is no problem)."""
+    modes = Counter(
+        "gray" if result[2] in GRAYSCALE_MODES else "color"
+        for result in decoded.values()
+        if isinstance(result, tuple)
+    )
+    odd_gray = 0 < modes["gray"] < modes["color"]
+    total = modes["gray"] + modes["color"]
+    for name, samples in present.items():
+        file = root / f"{name}.txt"
+        for path, number, rel, label in samples:
+            result = decoded[path]
+            if isinstance(result, TooLarge):
+                size = f"{result.width}x{result.height}" if result.width else f"> {2 * MAX_PIXELS}"
+                errors.append(
+                    _problem(file, number, "image_too_large", path=excerpt(rel), size=size, limit=MAX_PIXELS)
+                )
+                continue
+            if isinstance(result, str):
+                errors.append(_problem(file, number, "bad_image", path=excerpt(rel), error=result))
+                continue
+            width, height, mode = result
+            if min(width, height) < TINY_IMAGE:
+                warnings.append(
+                    _problem(
+                        file,
+                        number,
+                        "tiny_image",
+                        path=excerpt(rel),
+                        width=width,
+                        height=height,
+                        minimum=TINY_IMAGE,
+                    )
+                )
+            if odd_gray and mode in GRAYSCALE_MODES:
+                warnings.append(
+                    _problem(
+                        file,
+                        number,
+                        "grayscale_image",
+                        path=excerpt(rel),
+                        mode=mode,
+                        color=modes["color"],
+                        total=total,
+                    )
+                )
+            if fmt == "det":
+                _check_polygons(file, number, label, (width, height), errors)
+
+
+def _passing(
+    root: Path, fmt: str, splits: dict[str, _Split], errors: list[DatasetProblem]
+) -> dict[str, list[tuple[int, Any]]]:
+    """Per split, ``(line, class id or None)`` of each sample no error names (see :class:`LintReport`)."""
+    located: dict[str, set[int]] = {}
+    if isinstance(errors, ProblemList):
+        located = errors.located
+    else:
+        for found in errors:
+            located.setdefault(found.file, set()).add(found.line)
+    passing: dict[str, list[tuple[int, Any]]] = {}
+    for name, split in splits.items():
+        bad = located.get(str(root / f"{name}.txt"), set())
+        passing[name] = [
+            (number, label if fmt == "cls" else None)
+            for (number, _), label in zip(split.records, split.labels, strict=True)
+            if number not in bad
+        ]
+    return passing
+
+
+def _decode(
+    checker: ImageChecker,
+    paths: list[str],
+    present: dict[str, list[tuple[str, int, str, Any]]],
+    progress: Progress | None,
+) -> list[Any]:
+    """Every image checked at the checker's level, then its pool closed. Besides those the level
+    decodes, a sample is decoded in full (not at ``quick``): the first :data:`SAMPLE_PATHS` of each
+    split (the ones ``check_dataset_result.json`` names, and PaddleX decodes) and one in
+    :data:`DECODE_EVERY` of the rest, spread over the folders (``paths`` is sorted)."""
+    sample: set[str] = set()
+    if checker.level != QUICK:
+        sample = {path for samples in present.values() for path, *_ in samples[:SAMPLE_PATHS]}
+        sample.update(paths[::DECODE_EVERY])
     step = None if progress is None else (lambda done, total: progress("images", done, total))
-    return decode_all(paths, workers=workers, progress=step)
+    with checker:  # a stop signal on its way out never waits for the workers
+        return checker.run(paths, decode=sample, progress=step)
 
 
 # -- PaddleX's check_dataset_result.json ----------------------------------------------------------
 
-DATASET_TYPES = {"cls": "ClsDataset", "rec": "MSTextRecDataset", "det": "TextDetDataset"}
+DATASET_TYPES = {
+    "cls": "ClsDataset",
+    "rec": "MSTextRecDataset",
+    "det": "TextDetDataset",
+    "coco": "COCODetDataset",
+}
+
+
+PADDLEX_ERRORS = {
+    "missing": "<class 'paddlex.utils.errors.dataset_checker.DatasetFileNotFoundError'>",
+    "check": "<class 'paddlex.utils.errors.dataset_checker.CheckFailedError'>",
+}
+"""``err_type`` as PaddleX writes it (``str(type(exc))`` in ``paddlex.utils.result_saver``): a missing
+file or folder, or any other failed check."""
 
 
 def paddlex_result(report: LintReport, output_dir: Path) -> dict[str, Any]:
     """The document PaddleX 3's ``check_dataset`` writes, for the same data (paths relative to
     ``output_dir``, where PaddleX puts them): ``done_flag``, ``check_pass``, ``attributes``,
-    ``analysis``, ``dataset_path``, ``show_type``, ``dataset_type``."""
+    ``analysis``, ``dataset_path``, ``show_type``, ``dataset_type``.
+
+    A dataset with errors gets what PaddleX writes when its check raises (``save_result(False, …)``):
+    ``done_flag`` false, ``err_type`` and ``err_msg`` (the first error and its fix, and how many more),
+    nothing else.
+    """
+    if not report.ok:
+        first = report.errors[0]
+        missing = first.code in (
+            "missing_dir",
+            "missing_file",
+            "missing_image",
+            "coco_missing_file",
+            "coco_missing_image",
+        )
+        message = t("dataset.paddlex.err_msg", error=str(first).split(" — ")[0], hint=first.hint or "-")
+        if report.error_count > 1:
+            message += "\n  " + t("cli.dataset.more", count=report.error_count - 1)
+        return {
+            "done_flag": False,
+            "err_type": PADDLEX_ERRORS["missing" if missing else "check"],
+            "err_msg": message,
+        }
     attributes: dict[str, Any] = {}
     if report.format == "cls":
         attributes["label_file"] = os.path.relpath(report.root / "label.txt", output_dir)
+    if report.format in ("cls", "coco"):
         attributes["num_classes"] = report.stats.get("num_classes") or 0
+    counted = "samples" if report.format == "coco" else "lines"  # COCO: image entries, as PaddleX counts
     for split in SPLITS:
-        attributes[f"{split}_samples"] = report.stats.get("lines", {}).get(split, 0)
+        attributes[f"{split}_samples"] = report.stats.get(counted, {}).get(split, 0)
         attributes[f"{split}_sample_paths"] = [
             os.path.relpath(path, output_dir) for path in report.sample_paths.get(split, [])
         ]
@@ -514,12 +687,14 @@ def paddlex_result(report: LintReport, output_dir: Path) -> dict[str, Any]:
 
 
 def write_paddlex_result(report: LintReport, output_dir: Path) -> Path:
-    """Write ``check_dataset_result.json`` and ``check_dataset/histogram.png`` into ``output_dir``."""
+    """Write ``check_dataset_result.json`` and (for a dataset that passed) ``check_dataset/histogram.png``
+    into ``output_dir``."""
     import json
 
     output_dir.mkdir(parents=True, exist_ok=True)
-    (output_dir / "check_dataset").mkdir(exist_ok=True)
-    _histogram_png(report.stats.get("histogram") or report.stats.get("samples", {}), output_dir)
+    if report.ok:  # PaddleX draws nothing for a check that failed
+        (output_dir / "check_dataset").mkdir(exist_ok=True)
+        _histogram_png(report.stats.get("histogram") or report.stats.get("samples", {}), output_dir)
     target = output_dir / "check_dataset_result.json"
     target.write_text(json.dumps(paddlex_result(report, output_dir), indent=2, ensure_ascii=False) + "\n")
     return target

@@ -41,16 +41,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # bytes
     "dataset.problem.bom": ("the file starts with a byte order mark (BOM)", "文件以字节顺序标记（BOM）开头"),
     "dataset.problem.bom.hint": (
+        "PaddleX and Paddle's readers keep the BOM as part of the first line (its id or path then fails); "
         "save as UTF-8 without BOM (--fix does it)",
-        "另存为无 BOM 的 UTF-8（--fix 可自动修复）",
+        "PaddleX 与 Paddle 的读取器会把 BOM 当作第一行的一部分（该行的 id 或路径因此出错）；请另存为无 BOM "
+        "的 UTF-8（--fix 可自动修复）",
     ),
     "dataset.problem.crlf": (
         "{count} lines end with CRLF (Windows line ends); this is the first",
         "有 {count} 行以 CRLF（Windows 换行）结尾；此为第一行",
     ),
     "dataset.problem.crlf.hint": (
+        "PaddleX and Paddle's readers drop the CR, but a recognition label read by PaddleOCR keeps it; "
         "convert to LF line ends (--fix does it)",
-        "转换为 LF 换行（--fix 可自动修复）",
+        "PaddleX 与 Paddle 的读取器会去掉 CR，但 PaddleOCR 读取识别标签时会保留它；请转换为 LF 换行"
+        "（--fix 可自动修复）",
+    ),
+    "dataset.problem.odd_char": (
+        "the line holds a {char} at character {column}; Paddle does not split lines there",
+        "该行第 {column} 个字符处有 {char}；Paddle 不会在此处分行",
+    ),
+    "dataset.problem.odd_char.hint": (
+        "delete the invisible character (--fix does it), or split the line with a real line break if two "
+        "entries were meant",
+        "删除该不可见字符（--fix 可自动修复）；若本应是两条记录，请用真正的换行分开",
     ),
     "dataset.problem.not_utf8": (
         "bytes that are not UTF-8 (at byte {offset} of the line)",
@@ -74,18 +87,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "drop the repeated line (--fix does it)",
         "删除重复行（--fix 可自动修复）",
     ),
+    "dataset.problem.conflicting_label": (
+        "image '{path}' is also on line {first} with another label",
+        "图片 '{path}' 也在第 {first} 行，但标签不同",
+    ),
+    "dataset.problem.conflicting_label.hint": (
+        "keep the one right label for the image and drop the other line",
+        "为该图片只保留正确的标签，删除另一行",
+    ),
     "dataset.problem.absolute_path": ("absolute image path '{path}'", "图片路径 '{path}' 是绝对路径"),
     "dataset.problem.absolute_path.hint": (
-        "write paths relative to the dataset folder",
-        "请写相对于数据集目录的路径",
+        "PaddleX and Paddle's readers open it, but a copy of the dataset elsewhere does not find it; write "
+        "it relative to the dataset folder (--fix does it for a file inside the folder)",
+        "PaddleX 与 Paddle 的读取器能打开它，但把数据集复制到别处后就找不到了；请写相对于数据集目录的路径"
+        "（文件在数据集目录内时 --fix 可自动修复）",
     ),
     "dataset.problem.backslash": ("backslash in image path '{path}'", "图片路径 '{path}' 含反斜杠"),
     "dataset.problem.backslash.hint": (
         "use forward slashes (--fix does it)",
         "请使用正斜杠（--fix 可自动修复）",
     ),
-    "dataset.problem.path_space_rel": ("space in image path '{path}'", "图片路径 '{path}' 含空格"),
-    "dataset.problem.path_space_rel.hint": ("rename the file without spaces", "重命名文件去掉空格"),
     "dataset.problem.train_val_overlap": (
         "image '{path}' is also in {other}",
         "图片 '{path}' 同时出现在 {other}",
@@ -170,6 +191,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "clip the points to the image (0 <= x <= width, 0 <= y <= height)",
         "把各点裁剪到图片范围内（0 <= x <= 宽，0 <= y <= 高）",
     ),
+    "dataset.problem.det_empty": ("the label lists no boxes ([])", "标注中没有任何框（[]）"),
+    "dataset.problem.det_empty.hint": (
+        "PaddleOCR skips such a sample in training (its DetLabelEncode returns nothing for it); label the "
+        "text in the image, or drop the line",
+        "PaddleOCR 训练时会跳过该样本（其 DetLabelEncode 对它不返回结果）；请标注图中文字，或删除该行",
+    ),
+    "dataset.problem.text_too_long": (
+        "the text is {length} characters, over the max text length {limit}",
+        "文本有 {length} 个字符，超过最大文本长度 {limit}",
+    ),
+    "dataset.problem.text_too_long.hint": (
+        "PaddleOCR drops a sample whose text is longer than Global.max_text_length in training; raise it "
+        "in the model's config (--max-text-length here), or split the image",
+        "PaddleOCR 训练时会丢弃文本长于 Global.max_text_length 的样本；请在模型配置中调大该值（此处用 "
+        "--max-text-length），或切分图片",
+    ),
+    "dataset.problem.tiny_image": (
+        "image '{path}' is only {width}x{height} pixels",
+        "图片 '{path}' 只有 {width}x{height} 像素",
+    ),
+    "dataset.problem.tiny_image.hint": (
+        "an image under {minimum} pixels a side holds nothing to learn; check the export, or drop the line",
+        "边长不足 {minimum} 像素的图片没有可学习的内容；请检查导出过程，或删除该行",
+    ),
+    "dataset.problem.grayscale_image": (
+        "image '{path}' is grayscale ({mode}) while {color} of {total} images are color",
+        "图片 '{path}' 是灰度图（{mode}），而 {total} 张图片中有 {color} 张是彩色",
+    ),
+    "dataset.problem.grayscale_image.hint": (
+        "Paddle's loaders read it as three equal channels; if color matters, re-export it in color",
+        "Paddle 的加载器会把它读成三个相同的通道；若颜色重要，请重新以彩色导出",
+    ),
     # warnings
     "dataset.problem.tiny_split": (
         "only {count} samples (fewer than {minimum})",
@@ -197,8 +250,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # the command
     "cli.dataset.check.help": (
-        "Check a dataset folder (cls, rec, det): every problem in one pass, as file:line with its fix.",
-        "检查数据集目录（cls、rec、det）：一次列出所有问题，格式为 文件:行 及修复方法。",
+        "Check a dataset folder (cls, rec, det, coco): every problem in one pass, as file:line with its fix.",
+        "检查数据集目录（cls、rec、det、coco）：一次列出所有问题，格式为 文件:行 及修复方法。",
     ),
     "cli.dataset.opt.format": (
         "Dataset format; auto guesses from the files and says what it chose.",
@@ -217,9 +270,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Folder for check_dataset_result.json (default: the workspace's dataset_checks/<name>).",
         "check_dataset_result.json 的输出目录（默认：工作区的 dataset_checks/<名称>）。",
     ),
+    "cli.dataset.opt.max_text_length": (
+        "Recognition texts longer than this are warned of: PaddleOCR drops them in training (its "
+        "Global.max_text_length; the default is PaddleOCR's).",
+        "长于此值的识别文本会给出警告：PaddleOCR 训练时会丢弃它们（即其 Global.max_text_length；默认值与 "
+        "PaddleOCR 相同）。",
+    ),
     "cli.dataset.opt.workers": (
-        "Image decoding processes (default: every CPU).",
-        "图片解码进程数（默认：全部 CPU）。",
+        "Image checking processes started besides this one, which checks images too (default: one fewer "
+        "than the CPUs). Used from 2,000 images on.",
+        "除本进程外另启动的图片校验进程数，本进程也参与校验（默认：CPU 数减一）。图片达 2000 张时启用。",
+    ),
+    "cli.dataset.opt.quick": (
+        "Read only each image's header (format, size, mode): a file cut short passes. Default: the header "
+        "and where the data ends, with a full decode where that is not enough and of a sample.",
+        "只读取每张图片的文件头（格式、尺寸、模式）：被截断的文件也会通过。默认：读取文件头与数据结尾，"
+        "不足以判断时以及抽样的图片完整解码。",
+    ),
+    "cli.dataset.opt.full": (
+        "Decode every image in full (slowest; finds damage inside the data too).",
+        "完整解码每张图片（最慢；也能发现数据内部的损坏）。",
     ),
     "cli.dataset.guessed": ("format: {format} (guessed from the files)", "格式：{format}（根据文件推断）"),
     "cli.dataset.group": ("{code} ×{count}", "{code} ×{count}"),
@@ -228,12 +298,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.dataset.warnings": ("Warnings", "警告"),
     "cli.dataset.histogram": ("Samples per class", "各类别样本数"),
     "cli.dataset.summary_ok": (
-        "ok: {samples} samples checked, {images} images decoded in {seconds} s; {warnings} warnings",
-        "通过：检查了 {samples} 个样本，{seconds} 秒内解码 {images} 张图片；{warnings} 条警告",
+        "ok: {samples} samples checked, {images} images verified ({decoded} decoded in full) in {seconds} s; "
+        "{warnings} warnings",
+        "通过：检查了 {samples} 个样本，{seconds} 秒内校验 {images} 张图片（完整解码 {decoded} 张）；"
+        "{warnings} 条警告",
     ),
     "cli.dataset.summary_fail": (
-        "{errors} errors in {samples} samples ({images} images decoded in {seconds} s); {warnings} warnings",
-        "{samples} 个样本中有 {errors} 处错误（{seconds} 秒内解码 {images} 张图片）；{warnings} 条警告",
+        "{errors} errors in {samples} samples ({images} images verified, {decoded} decoded in full, in "
+        "{seconds} s); {warnings} warnings",
+        "{samples} 个样本中有 {errors} 处错误（{seconds} 秒内校验 {images} 张图片，完整解码 {decoded} 张）；"
+        "{warnings} 条警告",
+    ),
+    "dataset.paddlex.err_msg": (
+        "Check dataset failed. We encountered the following error:\n  {error}\n"
+        "Please try to resolve the issue as follows:\n  {hint}",
+        "数据集校验失败。遇到以下错误：\n  {error}\n请按以下方法解决：\n  {hint}",
     ),
     "cli.dataset.result": ("PaddleX result: {path}", "PaddleX 校验结果：{path}"),
     "cli.dataset.fixed": ("fixed copy written to {path}: {fixes}", "已将修复后的副本写入 {path}：{fixes}"),
@@ -268,7 +347,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "image_too_large）；修正后请重新检查",
     ),
     "cli.dataset.progress.lines": ("reading lists", "读取列表"),
-    "cli.dataset.progress.images": ("decoding images", "解码图片"),
+    "cli.dataset.progress.images": ("checking images", "校验图片"),
     "dataset.panel.title": ("Dataset {path} ({format})", "数据集 {path}（{format}）"),
     "dataset.panel.summary": (
         "{errors} errors, {warnings} warnings in {samples} samples",

@@ -51,7 +51,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "该数据格式要求此文件与图片目录放在一起",
     ),
     "training.data.unreadable": ("cannot read the file: {error}", "无法读取文件：{error}"),
+    "training.data.unreadable.hint": (
+        "check the file's permissions, and that it is a regular file (not a folder or a pipe)",
+        "请检查文件权限，并确认它是普通文件（不是目录或管道）",
+    ),
     "training.data.empty": ("the file lists nothing", "文件中没有任何条目"),
+    "training.data.empty.hint": (
+        "write one line per entry, or point data.dir at the folder that has them",
+        "每个条目写一行，或把 data.dir 指向含有这些条目的目录",
+    ),
     "training.data.bad_label_line": (
         "expected '<id> <name>', got '{text}'",
         "应为 '<id> <name>'，实际为 '{text}'",
@@ -60,10 +68,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "e.g. '0 cat' — an integer id from 0, one space, the name",
         "例如 '0 cat'：从 0 开始的整数 id、一个空格、类别名",
     ),
-    "training.data.duplicate_id": ("class id {id} appears twice", "类别 id {id} 出现了两次"),
+    "training.data.duplicate_id": (
+        "class id {id} appears twice (first on line {line})",
+        "类别 id {id} 出现了两次（首次在第 {line} 行）",
+    ),
+    "training.data.duplicate_id.hint": (
+        "give each class its own id, 0 to N-1 in order, and keep one line per class",
+        "每个类别一个 id，按顺序从 0 到 N-1，每个类别只保留一行",
+    ),
     "training.data.id_gap": (
-        "class ids must be 0..{count}-1 without gaps",
-        "类别 id 必须是 0..{count}-1 且连续",
+        "class ids must be 0..{last} without gaps",
+        "类别 id 必须是 0..{last} 且连续",
     ),
     "training.data.id_gap.hint": ("renumber label.txt from 0", "请从 0 开始重新编号 label.txt"),
     "training.data.bad_cls_line": (
@@ -75,9 +90,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "恰好两个字段，用一个空格分隔（PaddleX 不接受制表符或连续空格）",
     ),
     "training.data.bad_label": ("label '{label}' is not an integer", "标签 '{label}' 不是整数"),
+    "training.data.bad_label.hint": (
+        "write the class id from label.txt in ASCII digits (0, 1, 2 …)",
+        "请用 ASCII 数字写出 label.txt 中的类别 id（0、1、2 …）",
+    ),
     "training.data.label_range": (
-        "label {label} is outside 0..{count}-1",
-        "标签 {label} 超出范围 0..{count}-1",
+        "label {label} is outside 0..{last}",
+        "标签 {label} 超出范围 0..{last}",
     ),
     "training.data.label_range.hint": (
         "add the class to label.txt or fix the label",
@@ -89,9 +108,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "a dict.txt line holds one character, got '{text}'",
         "dict.txt 每行只能有一个字符，实际为 '{text}'",
     ),
+    "training.data.not_single_char.hint": (
+        "put each character on a line of its own",
+        "每个字符单独占一行",
+    ),
     "training.data.duplicate_char": (
         "character '{char}' already on line {line}",
         "字符 '{char}' 已在第 {line} 行出现",
+    ),
+    "training.data.duplicate_char.hint": (
+        "drop the repeated line: a character listed twice gets two class ids",
+        "删除重复行：同一字符出现两次会得到两个类别 id",
     ),
     "training.data.bad_rec_line": (
         "expected '<relative/path><TAB><text>', got '{text}'",
