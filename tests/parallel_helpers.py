@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -38,3 +39,43 @@ def line_of(path: Path, needle: str) -> int:
         if needle in line:
             return number
     raise AssertionError(f"{needle!r} not in {path}")
+
+
+# paddle-operator's variables (github.com/PaddleFlow/paddle-operator, controllers/paddlejob_helper.go).
+OPERATOR_ENV = {
+    # set on each pod's container (constructPod) ...
+    "POD_IP", "PADDLE_TRAINER_ID", "TRAINING_ROLE", "PADDLE_TRAINING_ROLE",
+    # ... and from the job's ConfigMap (constructConfigMap), for the workers
+    "TRAINER_PORTS_NUM", "PADDLE_PORT", "PADDLE_TRAINER_ENDPOINTS", "PADDLE_TRAINERS", "PADDLE_TRAINERS_NUM",
+}  # fmt: skip
+PADDLE_PORT = 36000
+"""The operator's ``PADDLE_PORT`` (controllers/paddlejob_controller.go): every worker's endpoint port."""
+
+
+def operator_env(node: int, endpoints: list[str]) -> dict[str, str]:
+    """What paddle-operator sets in worker pod ``node`` of a job whose workers are ``endpoints``
+    (``host:port``, intranet PodIP): each pod's own variables and the job's ConfigMap."""
+    hosts = [endpoint.rpartition(":")[0] for endpoint in endpoints]
+    return {
+        "POD_IP": hosts[node],
+        "PADDLE_TRAINER_ID": str(node),
+        "TRAINING_ROLE": "TRAINER",
+        "PADDLE_TRAINING_ROLE": "TRAINER",
+        "TRAINER_PORTS_NUM": "20",
+        "PADDLE_PORT": endpoints[node].rpartition(":")[2],
+        "PADDLE_TRAINER_ENDPOINTS": ",".join(endpoints),
+        "PADDLE_TRAINERS": ",".join(hosts),
+        "PADDLE_TRAINERS_NUM": str(len(endpoints)),
+    }
+
+
+def kubernetes_expand(text: str, env: dict[str, str]) -> str:
+    """Kubernetes' own expansion of a container command before it runs: ``$(VAR)`` of a set variable
+    becomes its value, an unset one stays as written, ``$$`` is ``$``."""
+
+    def one(match: re.Match[str]) -> str:
+        if match.group(0) == "$$":
+            return "$"
+        return env.get(match.group(1), match.group(0))
+
+    return re.sub(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)", one, text)

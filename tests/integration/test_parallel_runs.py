@@ -6,8 +6,9 @@ column/row tensor-parallel and 2-D (dp × mp, 4 ranks) samples, all on the same 
 for float32 rounding to be amplified by training, which the parity verdict must tell from a real error.
 A second set plants the real errors a verdict must name (another seed, an un-scaled learning rate, a
 wrong global batch, a loop of the user's own that never all-reduces its gradients) and a run of another
-model that parity must refuse. Then the exported command runs as two "nodes" over loopback, and a rank
-that hangs is named by the watchdog with nothing left running. The verdict's combinatorics are unit
+model that parity must refuse. Then the export folder, copied elsewhere, runs as two "nodes" over
+loopback (one through launch.sh, one through the PaddleJob's command with the operator's variables),
+and a rank that hangs is named by the watchdog with nothing left running. The verdict's combinatorics are unit
 tests on curves recorded from such runs (tests/unit/test_parity_verdict.py).
 """
 
@@ -16,7 +17,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import shlex
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -28,6 +30,8 @@ from typing import Any
 import psutil
 import pytest
 import yaml
+
+from tests.parallel_helpers import kubernetes_expand, operator_env
 
 pytestmark = [
     pytest.mark.integration,
@@ -275,33 +279,47 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_exported_command_runs_as_two_nodes_over_loopback(runs: Runs) -> None:
-    out = runs.root / "export"
+def test_exported_folder_runs_from_a_copy_as_two_nodes_over_loopback(runs: Runs) -> None:
+    """The export folder, copied elsewhere (the original removed), runs as two "nodes" on loopback:
+    node 0 by ``launch.sh HOST:PORT 0`` from another working directory, node 1 by the PaddleJob's own
+    command under ``bash -c`` in the copy (the pod's workingDir), with paddle-operator's variables set
+    as the operator sets them — one job, one run, parity with the single card."""
+    made = runs.root / "export"
     result = runs.wb(
-        "plan", "export", str(SAMPLES / "plan_cls_dp.yaml"), "--output", str(out), *runs.overrides
+        "plan", "export", str(SAMPLES / "plan_cls_dp.yaml"), "--output", str(made), *runs.overrides
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    commands = json.loads((out / "commands.json").read_text())
-    template = commands["multi_node_template"]
-    port = _free_port()
+    copy = runs.root / "cluster" / "job"
+    shutil.copytree(made, copy)
+    shutil.rmtree(made)
+    manifest = yaml.safe_load((copy / "plan_cls_dp.paddlejob.yaml").read_text())
+    assert manifest["kind"] == "PaddleJob" and manifest["spec"]["worker"]["replicas"] == 2
+    container = manifest["spec"]["worker"]["template"]["spec"]["containers"][0]
+    # Two pods have two addresses: Paddle's launcher counts the nodes of PADDLE_TRAINER_ENDPOINTS by host
+    # (its collective_compatible plugin), so the second "pod" is 127.0.0.2 (loopback too).
+    endpoints = [f"127.0.0.1:{_free_port()}", f"127.0.0.2:{_free_port()}"]
     env = dict(runs.env, PADDLE_WORKBENCH_WORKSPACE=str(runs.workspace))
-    procs = []
-    for rank in (0, 1):
-        command = template.format(
-            master=f"127.0.0.1:{port}",
-            nnodes=2,
-            rank=rank,
-            nproc=1,
-            log_dir=f"log-{rank}",
-            script=commands["script"],
-        )
-        procs.append(
-            subprocess.Popen(
-                shlex.split(command), cwd=out, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-            )
-        )
-    for proc in procs:
-        assert proc.wait(240) == 0, (out / "log-0" / "workerlog.0").read_text()[-3000:]
+    elsewhere = runs.root / "node0"
+    elsewhere.mkdir()
+    pod_env = {**env, **operator_env(1, endpoints)}
+    procs = [
+        subprocess.Popen(
+            ["sh", str(copy / "launch.sh"), endpoints[0], "0"], cwd=elsewhere, env=env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        ),
+        subprocess.Popen(
+            ["bash", "-c", kubernetes_expand(container["command"][2], pod_env)], cwd=copy, env=pod_env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        ),
+    ]  # fmt: skip
+    try:
+        for proc, log in zip(procs, (elsewhere / "log", copy / "log"), strict=True):
+            assert proc.wait(240) == 0, [p.read_text()[-3000:] for p in sorted(log.glob("workerlog.*"))]
+    finally:  # a node that failed leaves the other waiting in the rendezvous: end both launchers' groups
+        for proc in procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(30)
     listed = json.loads(runs.wb("runs", "--json").stdout)["runs"]
     job = [
         r for r in listed if r["run_id"].endswith(tuple("0123456789abcdef")) and "plan_cls_dp" in r["run_id"]
@@ -313,23 +331,7 @@ def test_exported_command_runs_as_two_nodes_over_loopback(runs: Runs) -> None:
     result = runs.wb("plan", "parity", runs.baseline["run_dir"], str(run_dir), "--json")
     parity = json.loads(result.stdout)
     assert result.returncode == 0 and parity["ok"], parity
-
-    # The cluster forms carry the same command, rendered for Slurm's and the operator's variables.
-    slurm = (out / "plan_cls_dp.slurm").read_text()
-    assert subprocess.run(["bash", "-n", str(out / "plan_cls_dp.slurm")]).returncode == 0
-    slurm_command = template.format(
-        master="$MASTER_ADDR:$MASTER_PORT", nnodes="$SLURM_NNODES", rank="$SLURM_NODEID", nproc=1,
-        log_dir="log/node-$SLURM_NODEID", script=commands["script"],
-    )  # fmt: skip
-    assert f"srun bash -c {shlex.quote(slurm_command)}" in slurm and "#SBATCH --nodes=2" in slurm
-    manifest = yaml.safe_load((out / "plan_cls_dp.paddlejob.yaml").read_text())
-    assert manifest["kind"] == "PaddleJob" and manifest["spec"]["worker"]["replicas"] == 2
-    container = manifest["spec"]["worker"]["template"]["spec"]["containers"][0]
-    assert container["command"][-1] == template.format(
-        master="$(PADDLE_MASTER)", nnodes=2, rank="$(PADDLE_TRAINER_ID)", nproc=1, log_dir="log",
-        script=f"/workspace/{commands['script']}",
-    )  # fmt: skip
-    compile(((out / "plan_cls_dp.py").read_text()), "plan_cls_dp.py", "exec")
+    assert subprocess.run(["bash", "-n", str(copy / "plan_cls_dp.slurm")]).returncode == 0
 
 
 def _leftovers(marker: str) -> list[psutil.Process]:

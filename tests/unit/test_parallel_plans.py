@@ -183,6 +183,22 @@ def test_hazard_refused_by_validate_and_run_with_its_location(
     assert not (workspace / "runs").exists() or not any((workspace / "runs").iterdir())
 
 
+def test_sharding_3_over_a_dp_of_one_is_accepted_on_cpu(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Over ``[1, 2]`` (dp = 1) nothing is reduce-scattered: Paddle runs level 3 on CPU with level 1's
+    losses, so validate accepts it (over dp = 2 it stays refused: the hazard table above)."""
+    plan = write_plan(
+        folder,
+        "level3_dp1",
+        "mesh: {shape: [1, 2], dim_names: [dp, mp]}\ndp: {sharding_level: 3}\n"
+        "layers:\n  - {match: fc1, plan: ColWiseParallel}\n",
+    )
+    code, out, err = _cli(["plan", "validate", str(plan), "--nproc", "2", "--json"], capsys)
+    doc = json.loads(out)
+    assert code == 0 and doc["ok"], doc["errors"]
+
+
 def test_overlap_names_both_lines(folder: Path, facts: ModelFacts) -> None:
     body = HAZARDS["overlap"][0]
     plan = write_plan(folder, "overlap2", body)

@@ -279,6 +279,7 @@ def _run_plan(
         if json_mode:
             emit_json({**report.to_dict(), "run_dir": None, "status": "refused"})
         return EXIT_BAD_INPUT
+    _print_findings(console, report)  # the warnings of an accepted plan (what this run will not exercise)
     inject = os.environ.get(INJECT_RANK_ENV, "")
     store = RunStore(current_settings().workspace)
     with signals.starting_job():
@@ -484,7 +485,7 @@ def _export_command() -> click.Command:
         ctx: click.Context, plan_file: Path, output: Path | None, nproc: int | None, nnodes: int | None,
         overrides: tuple[str, ...], json_mode: bool,
     ) -> None:  # fmt: skip
-        from workbench.parallel.export import write_export
+        from workbench.parallel.export import LayoutError, write_export
         from workbench.parallel.validate import PlanReport
 
         console = human_console(json_mode)
@@ -500,14 +501,36 @@ def _export_command() -> click.Command:
             ctx.exit(EXIT_BAD_INPUT)
         out = output or Path(f"{plan_file.stem}-export")
         try:
-            files = write_export(report, out, overrides=overrides, nproc_per_node=nproc, nnodes=nnodes)
+            result = write_export(report, out, overrides=overrides, nproc_per_node=nproc, nnodes=nnodes)
+        except LayoutError as exc:
+            console.print(
+                Text.assemble(
+                    (t("cli.error_prefix"), "bold red"),
+                    " ",
+                    str(exc),
+                    (f"\n    {t('parallel.cli.fix')}: {exc.fix}", "dim"),
+                )  # fmt: skip
+            )
+            if json_mode:
+                emit_json({"ok": False, "errors": [{"message": str(exc), "fix": exc.fix}], "files": {}})
+            ctx.exit(EXIT_BAD_INPUT)
         except OSError as exc:
             console.print(t("parallel.cli.export_failed", path=str(out), error=str(exc)), markup=False)
             ctx.exit(EXIT_BAD_INPUT)
-        for kind, path in files.items():
+        for kind, path in result.files.items():
             console.print(f"{kind:<12} {path}", markup=False)
+        for warning in result.warnings:
+            console.print(t("parallel.export.warning", text=warning), markup=False, style="yellow")
         if json_mode:
-            emit_json({"ok": True, "files": {k: str(v) for k, v in files.items()}})
+            emit_json(
+                {
+                    "ok": True,
+                    "files": {k: str(v) for k, v in result.files.items()},
+                    "nnodes": result.layout.nnodes,
+                    "nproc_per_node": result.layout.nproc_per_node,
+                    "warnings": result.warnings,
+                }
+            )
         ctx.exit(EXIT_OK)
 
     return export

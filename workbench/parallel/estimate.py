@@ -3,7 +3,10 @@
 Memory per rank: parameters (their local shapes; ``sharding_level: 3`` also splits them over ``dp``),
 gradients (split over ``dp`` from level 2), optimizer state (slots per parameter by optimizer, split over
 ``dp`` from level 1) and the activations of one batch (the per-sample outputs measured on the real model,
-times the rank's part of the batch, column-parallel outputs divided over ``mp``).
+times the rank's part of the batch, column-parallel outputs and sequence-split outputs divided over ``mp``;
+the inner activations of a ``recompute`` layer are not kept, only its output; on an accelerator ``amp``
+keeps activations in 2 bytes, and ``O2`` parameters and gradients too, with float32 master weights in the
+optimizer state — on CPU amp has no effect and the figures are float32).
 
 Communication per step, per rank, as ring collectives move it (``2(n-1)/n`` of the buffer for an
 all-reduce, ``(n-1)/n`` for a reduce-scatter or an all-gather): the gradient all-reduce under data
@@ -97,11 +100,17 @@ def estimate(plan: PlanConfig, facts: ModelFacts, lowered: Lowered) -> Estimate:
     mp = shape[names.index("mp")] if "mp" in names else 1
     level = plan.sharding_level
     slots = OPTIMIZER_SLOTS.get(facts.optimizer, 2)
+    amp = plan.amp if plan.amp is not None and not facts.device.startswith("cpu") else None
+    act_bytes = 2 if amp is not None else 4
     local = sum(row.local_numel * row.itemsize for row in lowered.rows)
     full = sum(row.numel * row.itemsize for row in lowered.rows)
+    state = local * slots
+    if amp is not None and amp.level == "O2":
+        state += local  # float32 master weights
+        local = sum(row.local_numel * 2 for row in lowered.rows)
     params = local // dp if level >= 3 else local
     grads = local // dp if level >= 2 else local
-    optimizer = (local * slots) // dp if level >= 1 else local * slots
+    optimizer = state // dp if level >= 1 else state
     inputs = plan.input_placements()
     batch = facts.batch_size
     if "dp" in names and inputs[names.index("dp")].is_shard:
@@ -109,9 +118,13 @@ def estimate(plan: PlanConfig, facts: ModelFacts, lowered: Lowered) -> Estimate:
     col = {name for name, p in lowered.layer_plans.items() if p == "ColWiseParallel"}
     row_layers = {name for name, p in lowered.layer_plans.items() if p == "RowWiseParallel"}
     per_sample = 0
+    split = set(lowered.sequence_split)
     for name, count in facts.layer_outputs.items():
-        per_sample += count // mp if name in col else count
-    activations = per_sample * 4 * batch
+        if any(name.startswith(outer + ".") for outer in lowered.recompute):
+            continue  # dropped after forward, computed again in backward
+        count = count // mp if name in col else count
+        per_sample += count // mp if name in split else count
+    activations = per_sample * act_bytes * batch
     comm: list[Comm] = []
     if dp > 1:
         if level >= 1:

@@ -73,6 +73,15 @@ class ModelFacts:
     device: str = "cpu"
     layer_outputs: dict[str, int] = field(default_factory=dict)
     """Output elements per sample of each named layer (the tensors tensor-parallel plans communicate)."""
+    input_shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """Shape of each named layer's first input tensor for a batch of one (``[1, s, h]`` for a sequence)."""
+    output_shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """Shape of each named layer's first output tensor for a batch of one."""
+    forward_order: list[str] = field(default_factory=list)
+    """Named layers in the order their forward first started (where sequence-parallel ranges lie)."""
+    input_needs_grad: dict[str, bool] = field(default_factory=dict)
+    """Whether any tensor input of each named layer needs a gradient (``False`` for a layer that takes the
+    batch directly: Paddle's ``recompute`` of it leaves its parameters without gradients)."""
 
     def layer(self, name: str) -> LayerFact | None:
         for layer in self.layers:
@@ -101,14 +110,35 @@ def facts_from_layer(model: Any, sample: Any | None, paddle: Any) -> ModelFacts:
             ParamFact(name, layer, attr, tuple(int(d) for d in param.shape), dtype, _ITEMSIZE.get(dtype, 4))
         )
     outputs: dict[str, int] = {}
+    in_shapes: dict[str, tuple[int, ...]] = {}
+    out_shapes: dict[str, tuple[int, ...]] = {}
+    order: list[str] = []
+    needs_grad: dict[str, bool] = {}
     total = 0
     if sample is not None:
         hooks = []
+
+        def make_pre_hook(layer_name: str) -> Any:
+            def pre_hook(_layer: Any, inputs: Any) -> None:
+                if layer_name not in order:
+                    order.append(layer_name)
+                first = _first_shape(inputs)
+                if first is not None:
+                    in_shapes.setdefault(layer_name, first)
+                items = inputs if isinstance(inputs, tuple | list) else (inputs,)
+                flags = [not t.stop_gradient for t in items if hasattr(t, "stop_gradient")]
+                if flags:
+                    needs_grad.setdefault(layer_name, any(flags))
+
+            return pre_hook
 
         def make_hook(layer_name: str) -> Any:
             def hook(_layer: Any, _inputs: Any, output: Any) -> None:
                 nonlocal total
                 tensors: Sequence[Any] = output if isinstance(output, tuple | list) else (output,)
+                first = _first_shape(tensors)
+                if first is not None:
+                    out_shapes.setdefault(layer_name, first)
                 for tensor in tensors:
                     shape = getattr(tensor, "shape", None)
                     if shape is not None:
@@ -122,13 +152,32 @@ def facts_from_layer(model: Any, sample: Any | None, paddle: Any) -> ModelFacts:
 
         for name, layer in model.named_sublayers(include_self=False):
             hooks.append(layer.register_forward_post_hook(make_hook(name)))
+            hooks.append(layer.register_forward_pre_hook(make_pre_hook(name)))
         try:
-            with paddle.no_grad():
-                model(sample)
+            model(sample)  # with grad, so that the hooks see which inputs need one (one sample: cheap)
         finally:
             for handle in hooks:
                 handle.remove()
-    return ModelFacts(layers=layers, params=params, activation_bytes_per_sample=total, layer_outputs=outputs)
+    return ModelFacts(
+        layers=layers,
+        params=params,
+        activation_bytes_per_sample=total,
+        layer_outputs=outputs,
+        input_shapes=in_shapes,
+        output_shapes=out_shapes,
+        forward_order=order,
+        input_needs_grad=needs_grad,
+    )
+
+
+def _first_shape(values: Any) -> tuple[int, ...] | None:
+    """The shape of the first tensor among a hook's inputs or outputs."""
+    items: Sequence[Any] = values if isinstance(values, tuple | list) else (values,)
+    for item in items:
+        shape = getattr(item, "shape", None)
+        if shape is not None:
+            return tuple(int(d) for d in shape)
+    return None
 
 
 def build_facts(train_config: Path, overrides: Sequence[str] = ()) -> ModelFacts:
@@ -174,6 +223,10 @@ def facts_from_dict(doc: dict[str, Any]) -> ModelFacts:
         optimizer=str(doc.get("optimizer", "sgd")),
         device=str(doc.get("device", "cpu")),
         layer_outputs={str(k): int(v) for k, v in (doc.get("layer_outputs") or {}).items()},
+        input_shapes={str(k): tuple(v) for k, v in (doc.get("input_shapes") or {}).items()},
+        output_shapes={str(k): tuple(v) for k, v in (doc.get("output_shapes") or {}).items()},
+        forward_order=[str(v) for v in doc.get("forward_order") or ()],
+        input_needs_grad={str(k): bool(v) for k, v in (doc.get("input_needs_grad") or {}).items()},
     )
 
 

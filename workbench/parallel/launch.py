@@ -71,6 +71,12 @@ def rank_plan(report: PlanReport) -> RankPlan:
             if row.rule.startswith("params")
         },
         inputs=[str(p) for p in plan.input_placements()],
+        layer_markers={k: [dict(m) for m in v] for k, v in lowered.layer_markers.items()},
+        recompute=list(lowered.recompute),
+        amp=plan.amp.model_dump() if plan.amp is not None else None,
+        sharding_mesh_dim=plan.dp.sharding_mesh_dim if plan.dp is not None else None,
+        pp=plan.pp.model_dump() if plan.pp is not None else None,
+        code_dir=str(report.train_path.resolve().parent) if report.train_path is not None else "",
     )
 
 
@@ -176,6 +182,9 @@ def run_config(report: PlanReport, train_overrides: Sequence[str], nproc: int) -
         "mesh": {"shape": report.plan.mesh.shape, "dim_names": report.plan.mesh.dim_names},
         "sharding_level": report.plan.sharding_level,
         "layer_plans": dict(report.lowered.layer_plans) if report.lowered else {},
+        "layer_markers": dict(report.lowered.layer_markers) if report.lowered else {},
+        "recompute": list(report.lowered.recompute) if report.lowered else [],
+        "amp": report.plan.amp.model_dump() if report.plan.amp is not None else None,
     }
     return doc
 

@@ -13,7 +13,8 @@ catch, or catches only deep in the first step (see docs/paddle-notes.md, "Auto-p
 * every sharded dimension divides evenly by its mesh dimension (Paddle splits unevenly without a word
   and fails in backward naming no layer);
 * the mesh has as many ranks as will be launched (a larger mesh hangs in the rendezvous);
-* what this device cannot run: on CPU ``sharding_level: 3`` and a dp-split batch under
+* what this device cannot run: on CPU ``sharding_level: 3`` over a dp dimension of more than one rank
+  (over dp = 1 Paddle runs it, with level 1's losses) and a dp-split batch under
   ``sharding_level`` 1–2 (both need ``CReduceScatterOp``), a parameter ``Shard(d>0)`` on the dp dimension
   under a sharding stage (a Shard→Shard reshard, ``all_to_all``); Paddle's ``shard_optimizer`` takes
   only SGD and AdamW.
@@ -32,7 +33,7 @@ from workbench.config.loader import PositionMap
 from workbench.i18n import t
 from workbench.parallel.facts import LayerFact, ModelFacts, ParamFact
 from workbench.parallel.placements import REPLICATE, Placement, local_shape, parse_placement
-from workbench.parallel.spec import LAYER_PLANS, LayerRule, ParamRule, PlanConfig
+from workbench.parallel.spec import LAYER_PLANS, WEIGHT_PLANS, LayerRule, ParamRule, PlanConfig
 
 SHARD_OPTIMIZERS = ("sgd", "adamw")
 """``dist.shard_optimizer`` (and so ``dist.parallelize``) asserts AdamW or SGD in Paddle 3.3.1."""
@@ -108,7 +109,16 @@ class Lowered:
     errors: list[Finding] = field(default_factory=list)
     warnings: list[Finding] = field(default_factory=list)
     layer_plans: dict[str, str] = field(default_factory=dict)
-    """Layer name → the plan name that applies to it (what ``parallelize_plan`` gets)."""
+    """Layer name → the weight plan that applies to it (what ``parallelize_plan`` gets)."""
+    markers: list[tuple[int, str]] = field(default_factory=list)
+    """``(layers index, layer name)`` of every marker plan (sequence parallel, Prepare*) that matched."""
+    layer_markers: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Layer name → its marker plans as ``{"plan", "need_transpose"?, "fn"?}`` (after the weight plan in
+    ``parallelize_plan``'s list); filled by :mod:`workbench.parallel.vocabulary`."""
+    recompute: list[str] = field(default_factory=list)
+    """Layers that run under ``recompute``, in model order."""
+    sequence_split: list[str] = field(default_factory=list)
+    """Layers whose output is split over the sequence on ``mp`` (inside a Begin…End range, not disabled)."""
 
 
 def _prod(values: Iterable[int]) -> int:
@@ -185,7 +195,11 @@ def lower(
     lowering.check_optimizer()
     if device == "cpu":
         lowering.check_cpu(inputs)
-    return lowering.result()
+    lowered = lowering.result()
+    from workbench.parallel.vocabulary import check_vocabulary
+
+    check_vocabulary(plan, facts, lowered, lowering.where, device=device)
+    return lowered
 
 
 class _Lowering:
@@ -216,6 +230,8 @@ class _Lowering:
         self.decided: dict[str, tuple[str, str]] = {}  # param (or "layer:<name>") -> (rule text, location)
         self.layer_plans: dict[str, str] = {}
         self.claimed: set[str] = set()  # params a params rule placed
+        self.markers: list[tuple[int, str]] = []  # (layers index, layer) of marker plans
+        self.marked: dict[tuple[str, str], str] = {}  # (layer, marker family) -> location of the rule
 
     def error(self, code: str, loc: tuple[str | int, ...], fix_key: str, **values: Any) -> None:
         line, col = self.where.at(*loc)
@@ -228,7 +244,11 @@ class _Lowering:
         if len(self.mesh) > 1 and self.mp is None and self.plan.layers:
             warnings.append(Finding(self.file, 1, 1, t("parallel.warn.no_mp"), "", "no_mp"))
         return Lowered(
-            rows=list(self.rows.values()), errors=self.errors, warnings=warnings, layer_plans=self.layer_plans
+            rows=list(self.rows.values()),
+            errors=self.errors,
+            warnings=warnings,
+            layer_plans=self.layer_plans,
+            markers=self.markers,
         )
 
     # -- high level: layers -> ColWise / RowWise / ConvParallel ------------------------------------
@@ -253,6 +273,9 @@ class _Lowering:
 
     def _plan_layer(self, index: int, plan: str, layer: LayerFact) -> None:
         loc = self.where.text("layers", index, "match")
+        if plan not in WEIGHT_PLANS:
+            self._mark_layer(index, plan, layer, loc)
+            return
         fits = LAYER_PLANS[plan]
         if layer.type not in fits:
             self.error(
@@ -286,6 +309,23 @@ class _Lowering:
                 split = list(row.placements)
                 split[self.mp] = Placement("shard", dim)
                 row.placements = tuple(split)
+
+    def _mark_layer(self, index: int, plan: str, layer: LayerFact, loc: str) -> None:
+        """A marker plan (hooks, no parameters): besides a weight plan, at most one of each family."""
+        family = "sequence" if plan.startswith("SequenceParallel") else plan
+        first = self.marked.get((layer.name, family))
+        if first is not None:
+            self.error(
+                "overlap_layers",
+                ("layers", index, "match"),
+                "parallel.fix.overlap",
+                name=layer.name,
+                first=first,
+                second=loc,
+            )
+            return
+        self.marked[(layer.name, family)] = loc
+        self.markers.append((index, layer.name))
 
     # -- low level: params -> placements (first match wins) ----------------------------------------
 
@@ -409,7 +449,7 @@ class _Lowering:
         """What the CPU backend cannot run: sharding level 3, a split batch or a re-shard under sharding."""
         plan, dp = self.plan, self.dp
         level = plan.sharding_level
-        if level == 3:
+        if level == 3 and dp is not None and self.mesh[dp] > 1:  # over dp = 1 nothing is reduce-scattered
             self.error("cpu_sharding_3", ("dp", "sharding_level"), "parallel.fix.cpu_sharding_3")
         elif level >= 1 and dp is not None and inputs[dp].is_shard:
             self.error(

@@ -4,13 +4,18 @@ High level — Paddle's ``dist.parallelize`` config: ``dp.sharding_level`` (0 pu
 the sharding stages) and ``layers:`` (``mp_config.parallelize_plan``: a layer name, glob or
 ``re:<regex>`` → ``ColWiseParallel`` / ``RowWiseParallel`` / ``ConvParallel``). Low level — per-parameter
 placements (``dist.shard_tensor``): ``params:`` rules, first match wins. ``inputs.placements`` says how
-the batch is laid out over the mesh. Everything here is checked without the model; what needs the
-model (a rule that matches nothing, divisibility, overlaps) is :mod:`workbench.parallel.lowering`.
+the batch is laid out over the mesh. The rest of ``parallelize``'s vocabulary: sequence-parallel markers
+and ``PrepareLayerInput/Output`` (``layers:`` entries too, which may share a layer with a weight plan),
+``dp.sharding_mesh_dim``, ``recompute:`` (layers whose activations are recomputed in backward), ``amp:``
+(mixed precision) and ``pp:`` (pipeline stages, ``pp_config``). Everything here is checked without the
+model; what needs the model (a rule that matches nothing, divisibility, overlaps, sequence ranges) is
+:mod:`workbench.parallel.lowering` and :mod:`workbench.parallel.vocabulary`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -22,7 +27,24 @@ LAYER_PLANS: dict[str, tuple[str, ...]] = {
     "RowWiseParallel": ("Linear", "Embedding"),
     "ConvParallel": ("Conv2D",),
 }
-"""Plan names of ``paddle.distributed`` (3.3.1) a ``layers:`` entry may use, and the layer types they fit."""
+"""Plan names of ``paddle.distributed`` (3.3.1) a ``layers:`` entry may use, and the layer types they fit
+(an empty tuple: any layer)."""
+
+WEIGHT_PLANS = ("ColWiseParallel", "RowWiseParallel", "ConvParallel")
+"""The plans that shard a layer's parameters (at most one per layer)."""
+SEQUENCE_MARKERS = (
+    "SequenceParallelBegin",
+    "SequenceParallelEnd",
+    "SequenceParallelEnable",
+    "SequenceParallelDisable",
+)
+"""Hooks that move activations between ``[b, s, h]`` and sequence-split ``[s/mp, b, h]`` (no parameters)."""
+PREPARE_PLANS = ("PrepareLayerInput", "PrepareLayerOutput")
+"""Hooks from the user's own code: ``fn: module:function`` returns the hook for a process mesh."""
+TRANSPOSE_PLANS = ("SequenceParallelBegin", "SequenceParallelEnd", "SequenceParallelDisable")
+"""The markers that take ``need_transpose``."""
+for _marker in (*SEQUENCE_MARKERS, *PREPARE_PLANS):
+    LAYER_PLANS[_marker] = ()
 
 
 class _Strict(BaseModel):
@@ -71,13 +93,21 @@ class DpSection(_Strict):
     sharding_level: int = Field(default=0, ge=0, le=3)
     """``dist.parallelize`` ``dp_config.sharding_level``: 0 replicated optimizer state, 1 sharded optimizer
     state, 2 also sharded gradients, 3 also sharded parameters."""
+    sharding_mesh_dim: str | None = None
+    """``dp_config.sharding_mesh_dim``: the mesh dimension the sharding stages split over (Paddle: ``dp``)."""
 
 
 class LayerRule(_Strict):
     match: str = Field(min_length=1)
     """Layer name (``fc1``), glob (``blocks.*.fc``) or ``re:<regex>``."""
     plan: str
-    """``ColWiseParallel``, ``RowWiseParallel`` or ``ConvParallel``."""
+    """A name of :data:`LAYER_PLANS` (``ColWiseParallel``, ``SequenceParallelBegin``, ...)."""
+    need_transpose: bool | None = None
+    """``SequenceParallelBegin/End/Disable`` only: ``true`` (Paddle's default) for ``[b, s, h]``
+    activations, ``false`` for ``[s, b, h]``."""
+    fn: str | None = None
+    """``PrepareLayerInput/Output`` only: ``module:function`` in the user's code (found like a custom
+    task's ``entry``, from the training config's folder); ``function(process_mesh)`` returns the hook."""
 
     @field_validator("plan")
     @classmethod
@@ -111,6 +141,27 @@ class InputsSection(_Strict):
     _placements = field_validator("placements")(_check_placements)
 
 
+class RecomputeRule(_Strict):
+    match: str = Field(min_length=1)
+    """Layer name, glob or ``re:<regex>``: each layer it matches runs under ``recompute`` (its inner
+    activations are dropped after forward and computed again in backward)."""
+
+
+class AmpSection(_Strict):
+    level: Literal["O1", "O2"] = "O1"
+    """``O1``: white-listed ops in low precision; ``O2``: the parameters too (``paddle.amp.decorate``)."""
+    dtype: Literal["float16", "bfloat16"] = "float16"
+    """The low-precision type (Paddle's default ``float16``)."""
+
+
+class PpSection(_Strict):
+    split_spec: str | dict[str, Literal["BEGIN", "END"]]
+    """``pp_config.split_spec``: a layer list's name (split evenly into stages) or ``{layer: END}`` split
+    points."""
+    global_spec: str | None = None
+    """``pp_config.global_spec``: a layer whose tensors every stage keeps."""
+
+
 class PlanConfig(_Strict):
     """A sharding plan for one training config."""
 
@@ -121,6 +172,9 @@ class PlanConfig(_Strict):
     layers: list[LayerRule] = Field(default_factory=list)
     inputs: InputsSection | None = None
     params: list[ParamRule] = Field(default_factory=list)
+    recompute: list[RecomputeRule] = Field(default_factory=list)
+    amp: AmpSection | None = None
+    pp: PpSection | None = None
     watchdog_s: float = Field(default=120.0, gt=0)
     """A launched run with no progress on some rank for this long is ended (the stalled rank is named)."""
 
@@ -143,7 +197,28 @@ class PlanConfig(_Strict):
             raise problem("plan_layers_need_mp", at="layers", names=", ".join(self.mesh.dim_names))
         if self.dp is not None and "dp" not in self.mesh.dim_names:
             raise problem("plan_dp_needs_dp", at="dp", names=", ".join(self.mesh.dim_names))
+        self._vocabulary()
         return self
+
+    def _vocabulary(self) -> None:
+        """Options that belong to some plans only, and mesh dimensions the sections need."""
+        names = self.mesh.dim_names
+        for index, rule in enumerate(self.layers):
+            if rule.need_transpose is not None and rule.plan not in TRANSPOSE_PLANS:
+                raise problem("plan_need_transpose", at=f"layers.{index}.need_transpose", plan=rule.plan)
+            if rule.plan in PREPARE_PLANS and not rule.fn:
+                raise problem("plan_fn_missing", at=f"layers.{index}.plan", plan=rule.plan)
+            if rule.fn is not None and rule.plan not in PREPARE_PLANS:
+                raise problem("plan_fn_unused", at=f"layers.{index}.fn", plan=rule.plan)
+            if rule.fn is not None and not _entry_like(rule.fn):
+                raise problem("plan_fn_form", at=f"layers.{index}.fn", fn=rule.fn)
+        dim = self.dp.sharding_mesh_dim if self.dp is not None else None
+        if dim is not None and dim not in names:
+            raise problem(
+                "plan_sharding_mesh_dim", at="dp.sharding_mesh_dim", dim=dim, names=", ".join(names)
+            )
+        if self.pp is not None and "pp" not in names:
+            raise problem("plan_pp_needs_pp", at="pp", names=", ".join(names))
 
     def train_path(self, plan_path: str | Path) -> Path:
         path = Path(self.train).expanduser()
@@ -166,3 +241,9 @@ class PlanConfig(_Strict):
     @property
     def sharding_level(self) -> int:
         return self.dp.sharding_level if self.dp is not None else 0
+
+
+def _entry_like(text: str) -> bool:
+    """``package.module:function`` (identifiers on both sides of one colon)."""
+    module, colon, attr = text.partition(":")
+    return bool(colon) and all(part.isidentifier() for part in (*module.split("."), *attr.split(".")))

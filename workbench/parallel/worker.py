@@ -19,7 +19,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.parallel.apply import Applied, RankPlan, apply_plan, local_value
+from workbench.parallel.apply import (
+    Applied,
+    RankPlan,
+    amp_context,
+    apply_plan,
+    local_value,
+    on_accelerator,
+)
 from workbench.runner.context import JobContext
 from workbench.runner.supervise import StopRequest, install_stop_signals
 from workbench.training.checkpoints import CheckpointStore
@@ -98,7 +105,8 @@ class ParallelLoop(TrainingLoop):
             dist = self.paddle.distributed
             items = batch if isinstance(batch, tuple | list) else (batch,)
             batch = tuple(dist.shard_tensor(x, applied.mesh, applied.input_placements) for x in items)
-        loss = super()._loss(model, batch)
+        with amp_context(applied.amp if applied is not None else None, self.paddle):
+            loss = super()._loss(model, batch)
         self.progress.mark(step, "backward")
         return loss
 
@@ -153,11 +161,14 @@ def run_script(
     *,
     name: str,
     parallel: dict[str, Any] | None = None,
+    amp: dict[str, str] | None = None,
 ) -> int:
     """The body of a file written by ``plan export``, under the user's own ``paddle.distributed.launch``.
 
     ``parallelize(model, optimizer) -> (model, optimizer, mesh)`` is the plan as code;
-    ``input_placements()`` lays out each batch. The job becomes one run in the workspace
+    ``input_placements()`` lays out each batch; ``amp`` (``{"level", "dtype"}``, the plan's ``amp:``)
+    runs each forward under ``paddle.amp.auto_cast`` on an accelerator (on CPU it has no effect and is
+    left out). The job becomes one run in the workspace
     (``$PADDLE_WORKBENCH_WORKSPACE`` or ``./.paddle-workbench``) with a stream per rank — the layout
     ``plan run`` makes — so ``plan parity`` and the monitor read it the same way. Returns the exit code.
     """
@@ -178,7 +189,7 @@ def run_script(
         shard = any(
             parse_placement(str(p).replace("dim=", "")) != parse_placement("Replicate()") for p in placements
         )
-        return Applied(model, optimizer, mesh, placements, shard)
+        return Applied(model, optimizer, mesh, placements, shard, amp if on_accelerator(paddle) else None)
 
     try:
         rank_dir = ctx.run_dir / "ranks" / str(ctx.rank)

@@ -154,12 +154,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "请在训练配置中设置 train.optimizer: sgd 或 adamw（plan run 可用 -o train.optimizer=sgd）",
     ),
     "parallel.error.cpu_sharding_3": (
-        "sharding_level 3 cannot run on CPU: Paddle has no CPU kernel for CReduceScatterOp",
-        "sharding_level 3 无法在 CPU 上运行：Paddle 没有 CReduceScatterOp 的 CPU 实现",
+        "sharding_level 3 over more than one dp rank cannot run on CPU: Paddle has no CPU kernel for CReduceScatterOp",
+        "sharding_level 3 跨多个 dp rank 时无法在 CPU 上运行：Paddle 没有 CReduceScatterOp 的 CPU 实现",
     ),
     "parallel.fix.cpu_sharding_3": (
-        "use sharding_level 0, 1 or 2 on CPU, or run on GPUs",
-        "在 CPU 上请使用 sharding_level 0、1 或 2，或在 GPU 上运行",
+        "use sharding_level 0, 1 or 2 on CPU (or a dp dimension of 1), or run on GPUs",
+        "在 CPU 上请使用 sharding_level 0、1 或 2（或让 dp 维为 1），或在 GPU 上运行",
     ),
     "parallel.error.cpu_sharding_split_batch": (
         "sharding_level {level} with the batch split over dp needs a reduce-scatter of the gradients: no CPU kernel for CReduceScatterOp",
@@ -397,7 +397,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "ranks per node (default: mesh size / nodes)",
         "每个节点的进程数（默认：网格大小 / 节点数）",
     ),
-    "parallel.cli.opt.nnodes": ("nodes for the multi-node forms (default 2)", "多机形式的节点数（默认 2）"),
+    "parallel.cli.opt.nnodes": (
+        "nodes for the multi-node forms (default: each node holds whole mp groups; 2 for a mesh without mp)",
+        "多机形式的节点数（默认：每个节点容纳完整的 mp 组；无 mp 的网格为 2）",
+    ),
     "parallel.cli.opt.override": (
         "override a key of the plan's training config, e.g. -o train.steps=20",
         "覆盖方案所用训练配置中的键，例如 -o train.steps=20",
@@ -462,6 +465,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{a} 与 {b} 不可比较——不同之处：",
     ),
     "parallel.cli.export_failed": ("cannot write {path}: {error}", "无法写入 {path}：{error}"),
+    "parallel.export.layout": (
+        "{asked} does not launch the mesh {shape}: nodes × ranks per node must be its {size} ranks",
+        "{asked} 与网格 {shape} 不符：节点数 × 每节点进程数必须等于其 {size} 个进程",
+    ),
+    "parallel.export.layout_fix": ("use one of: {fits}", "请改用其中之一：{fits}"),
+    "parallel.export.mp_spans_nodes": (
+        "{nnodes} node(s) × {nproc} rank(s) splits a tensor-parallel (mp) group of {mp} ranks across nodes: every mp all-reduce crosses the network",
+        "{nnodes} 个节点 × 每节点 {nproc} 个进程会把 {mp} 个进程的张量并行（mp）组拆到多个节点：每次 mp all-reduce 都要走网络",
+    ),
+    "parallel.export.mp_spans_nodes_fix": (
+        "keep each mp group on one node: --nnodes {nnodes} --nproc {nproc}",
+        "让每个 mp 组留在一个节点内：--nnodes {nnodes} --nproc {nproc}",
+    ),
+    "parallel.export.readme.module_missing": (
+        "make the module {module} importable on every node (it is neither next to the config nor installed here)",
+        "请确保每个节点都能导入模块 {module}（它既不在配置旁，也未在本机安装）",
+    ),
+    "parallel.export.warning": ("warning: {text}", "警告：{text}"),
     "parallel.export.exists": (
         "{files} already there — an export never replaces a file; choose another --output",
         "{files} 已存在——导出从不覆盖文件；请换一个 --output",
