@@ -50,11 +50,19 @@ def _overrides(data: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sample's demo data, made once (``plan run`` makes it when it is missing)."""
+    """The sample's demo data, made once (``plan run`` makes it when it is missing), and the model facts
+    of the plan's check built once into ``<data>/../facts`` (each test's workspace starts with a copy, as a
+    user's second ``plan run`` of an unchanged config finds them: the jobs under test, not the build)."""
     from workbench.datasets import generate_cls_demo
+    from workbench.parallel.validate import check_plan
 
     folder = tmp_path_factory.mktemp("ends-whole-data") / "cls"
     generate_cls_demo(folder, n_train=512, n_val=64, seed=0)
+    overrides = _overrides(folder)[1::2]
+    report = check_plan(
+        SAMPLES / "plan_cls_dp.yaml", train_overrides=overrides, facts_cache=folder.parent / "facts"
+    )
+    assert report.ok and any((folder.parent / "facts").iterdir()), [str(e) for e in report.errors]
     return folder
 
 
@@ -65,6 +73,9 @@ class PlanRun:
         self, root: Path, data: Path, *extra: str, env: dict[str, str] | None = None, nohup: bool = False
     ) -> None:
         self.workspace = root / "ws"
+        import shutil
+
+        shutil.copytree(data.parent / "facts", self.workspace / "cache" / "model-facts", dirs_exist_ok=True)
         self.env = dict(os.environ, HOME=str(root / "home"), PADDLE_WORKBENCH_LANG="en", GLOG_minloglevel="2")
         for name in ("PADDLE_WORKBENCH_INJECT", "PADDLE_WORKBENCH_INJECT_RANK", "PADDLE_WORKBENCH_RUN_DIR"):
             self.env.pop(name, None)
