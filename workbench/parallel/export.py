@@ -160,7 +160,7 @@ def python_source(report: PlanReport, overrides: Sequence[str], train_name: str)
     plan = report.plan
     assert plan is not None
     rp = rank_plan(report)
-    code = plan_code(rp)  # sequence-parallel markers, recompute, amp, pipeline: as plan run applies them
+    planned = plan_code(rp)  # sequence-parallel markers, recompute, amp, pipeline: as plan run applies them
     import numpy as np
 
     ids = np.arange(rp.size).reshape(rp.mesh_shape).tolist()
@@ -182,7 +182,7 @@ def python_source(report: PlanReport, overrides: Sequence[str], train_name: str)
         "",
         "import paddle",
         "import paddle.distributed as dist",
-        *code.imports,
+        *planned.imports,
         "",
         f"TRAIN_CONFIG = str(Path(__file__).resolve().parent / {train_name!r})",
         f"TRAIN_OVERRIDES = {list(overrides)!r}",
@@ -202,8 +202,8 @@ def python_source(report: PlanReport, overrides: Sequence[str], train_name: str)
             lines.append(
                 f"    layers[{owner!r}].{attr} = dist.shard_tensor(layers[{owner!r}].{attr}, mesh, [{code}])"
             )
-    lines += code.setup
-    config = code.config
+    lines += planned.setup
+    config = planned.config
     if config:
         lines += [
             "    dist.auto_parallel.set_mesh(mesh)",
@@ -234,7 +234,7 @@ def python_source(report: PlanReport, overrides: Sequence[str], train_name: str)
         "            input_placements,",
         f"            name={report.path.stem!r},",
         f"            parallel={{'mesh': MESH, 'sharding_level': {plan.sharding_level}}},",
-        f"            amp={code.amp!r},",
+        f"            amp={planned.amp!r},",
         "        )",
         "    )",
         "",
