@@ -11,6 +11,7 @@ import os
 import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
@@ -96,6 +97,7 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         preview_colors: str | None = None,
         env_checks: Any = None,
         open_run: str | None = None,
+        open_plan: Path | None = None,
     ) -> None:
         """``settings`` come from the command line; without them (tests), the arguments given here,
         then the ``PADDLE_WORKBENCH_*`` variables and the user config file decide."""
@@ -120,6 +122,8 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         self.preload_paddle = preload_paddle
         self.seed_demo = seed_demo
         self.open_run = open_run  # ``attach PATH`` in a terminal: the monitor opens on this run
+        self.plan_to_open = open_plan
+        """``tui --plan FILE`` or the palette: the plan editor takes it when it is shown."""
         self.paddle_state = "not loaded"
         self.paddle_version = ""
         self.monitor_target: Job | None = None
@@ -161,6 +165,8 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
             self._seed_demo()
         if self.open_run:
             self.call_after_refresh(self.open_in_monitor, self.open_run)
+        if self.plan_to_open is not None:
+            self.call_after_refresh(self.switch_mode, "plan")
         if self.handle_stop_signals:
             install_stop_signals(self.stop_for_signal)
         if self.preload_paddle:
@@ -241,8 +247,17 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
 
     def action_goto(self, number: int) -> None:
         """Number key ``n``: the n-th mode of the registry."""
-        if 1 <= number <= len(self.modes):
-            self.switch_mode(self.modes[number - 1][0])
+        if 1 <= number <= len(self.modes) and self.modes[number - 1][0] != self.current_mode:
+            self.leave_screen(partial(self.switch_mode, self.modes[number - 1][0]))
+
+    def leave_screen(self, then: Callable[[], Any]) -> None:
+        """Run ``then`` (a mode switch, quitting) once the screen showing agrees: one with unsaved work
+        (the plan editor) asks first, through its ``confirm_leave``."""
+        confirm = getattr(self.screen, "confirm_leave", None)
+        if callable(confirm):
+            confirm(then)
+        else:
+            then()
 
     def action_help(self) -> None:
         """Help for the current screen, read from its live bindings and the mode registry."""
@@ -315,6 +330,9 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         self._stop_jobs_and_exit()
 
     def action_quit(self) -> Any:
+        self.leave_screen(self._quit_asking_about_runs)
+
+    def _quit_asking_about_runs(self) -> None:
         running = [job for job in self.live_jobs.values() if not job.done]
         if not running:
             self.exit(0)

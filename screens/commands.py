@@ -16,11 +16,16 @@ def _actions(app: Any) -> list[tuple[str, str, Callable[[], Any]]]:
     from workbench.screens.modes import ordered_modes
 
     entries: list[tuple[str, str, Callable[[], Any]]] = [
-        (t("ui.cmd.go", mode=t(spec.title)), t(spec.help), partial(app.switch_mode, name))
+        (
+            t("ui.cmd.go", mode=t(spec.title)),
+            t(spec.help),
+            partial(app.leave_screen, partial(app.switch_mode, name)),
+        )
         for name, spec in ordered_modes()
     ]
     entries += [
         (t("ui.cmd.train"), t("ui.cmd.train.help"), app.ask_train_config),
+        (t("ui.cmd.open_plan"), t("ui.cmd.open_plan.help"), partial(_ask_plan_file, app)),
         (
             t("ui.cmd.demo"),
             t("ui.cmd.demo.help"),
@@ -34,6 +39,12 @@ def _actions(app: Any) -> list[tuple[str, str, Callable[[], Any]]]:
         (t("ui.cmd.help"), t("ui.cmd.help.help"), app.action_help),
     ]
     return entries
+
+
+def _ask_plan_file(app: Any) -> None:
+    from workbench.screens.plan_files import ask_plan_file
+
+    ask_plan_file(app)
 
 
 class WorkbenchCommands(Provider):

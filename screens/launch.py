@@ -14,7 +14,12 @@ from workbench.textsafe import inert
 SESSION_LOG = "tui-output.log"
 
 
-def run_tui(settings: WorkbenchSettings, demo: bool = False, open_run: str | None = None) -> int:
+def run_tui(
+    settings: WorkbenchSettings,
+    demo: bool = False,
+    open_run: str | None = None,
+    open_plan: Path | None = None,
+) -> int:
     """Run the app with the user's settings until the user quits; returns the process exit code."""
     from workbench.capture import start_process_capture, stop_process_capture
     from workbench.screens.app import WorkbenchApp
@@ -43,7 +48,11 @@ def run_tui(settings: WorkbenchSettings, demo: bool = False, open_run: str | Non
 
         capture.add_sink(to_session_log)
         app = WorkbenchApp(
-            settings=settings, seed_demo=demo, driver_class=CapturedTerminalDriver, open_run=open_run
+            settings=settings,
+            seed_demo=demo,
+            driver_class=CapturedTerminalDriver,
+            open_run=open_run,
+            open_plan=open_plan,
         )
         app.handle_stop_signals = True
         terminal_fd = capture.terminal_fd

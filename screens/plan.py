@@ -5,8 +5,17 @@ plan line that decided it) under the mesh; right, the plan's YAML — editable, 
 (``c`` column-parallel, ``w`` row-parallel, ``x`` replicated, for the selected parameter's layer; ``s``
 sharded on dim 0, ``d`` on the last dim for the parameter itself) through a round-trip edit that keeps
 comments (:mod:`workbench.parallel.editing`). Every change is checked again on a worker
-(:func:`workbench.parallel.validate.check_plan` on the buffer), so the findings and the per-rank estimate
-follow the text. ``ctrl+s`` saves, ``n`` runs the plan on its mesh's ranks and opens the monitor.
+(:func:`workbench.parallel.validate.check_plan` on the buffer) once typing pauses for ``CHECK_DELAY_S``
+(a burst of keys is one check, and the title is redrawn only when its text changes: each redraw lays the
+whole screen out again), so the findings and the per-rank estimate follow the text. ``ctrl+s`` saves,
+``n`` runs the plan on its mesh's ranks and opens the monitor.
+
+The file edited is the user's: ``paddle-workbench tui --plan FILE``, ``o`` here or "Open a sharding
+plan…" in the palette (recent plans offered, :mod:`workbench.parallel.recent`); with none named, the
+newest recent plan, else the packaged sample copied into the workspace (a copy the user saved is never
+overwritten, :func:`workbench.samples.materialize_sample`). Focus: the table has the screen's keys; Tab
+there moves into the YAML editor, where every printable key is text, and Escape leaves it. Unsaved
+edits (`` *`` in the title) are asked about before leaving the mode, opening another file or quitting.
 
 The model is built once per training config in a child process with a time limit
 (:func:`workbench.parallel.facts.build_facts_isolated`: its own process group, so the dataset linter's
@@ -18,13 +27,15 @@ that child). A Pilot test passes the facts in.
 
 from __future__ import annotations
 
+import contextlib
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -38,6 +49,8 @@ from workbench.parallel.estimate import estimate_text
 from workbench.parallel.facts import ModelFacts
 from workbench.parallel.validate import PlanReport
 from workbench.screens.base import WorkbenchScreen
+from workbench.screens.dialogs import LocalizedModal
+from workbench.screens.plan_files import open_plan_dialog
 from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import Requests, WorkerResult
 
@@ -76,11 +89,64 @@ class PlanRunStarted(WorkerResult):
 
 
 def default_plan(workspace: Path) -> Path:
-    """The packaged tensor-parallel sample (and its training config), copied into the workspace."""
+    """The newest plan the user opened here, else the packaged tensor-parallel sample (and its training
+    config) copied into the workspace."""
+    from workbench.parallel.recent import recent_plans
     from workbench.samples import materialize_sample
 
+    recent = recent_plans(workspace)
+    if recent:
+        return recent[0]
     materialize_sample("train_cls_mlp.yaml", workspace)
     return materialize_sample(DEFAULT_PLAN, workspace)
+
+
+def read_plan_text(path: Path) -> str:
+    """The text of a plan file to edit (``OSError`` / ``UnicodeDecodeError`` say why it cannot be)."""
+    return path.read_text(encoding="utf-8")
+
+
+UNSAVED_SAVE = "save"
+UNSAVED_DISCARD = "discard"
+
+
+class UnsavedEditsScreen(LocalizedModal[str | None]):
+    """Edits not saved: save them, discard them, or stay (``None``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s,y", "answer('save')", "ui.plan.unsaved.key.save"),
+        Binding("d", "answer('discard')", "ui.plan.unsaved.key.discard"),
+        Binding("escape,n", "answer(None)", "ui.plan.unsaved.key.cancel"),
+    ]
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self._path = path
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="modal-box"):
+            yield Static(t("ui.plan.unsaved.title"), classes="modal-title", markup=False)
+            yield Static(t("ui.plan.unsaved.question", path=str(self._path)), markup=False)
+            yield Static(t("ui.plan.unsaved.save"), markup=False)
+            yield Static(t("ui.plan.unsaved.discard"), markup=False)
+            yield Static(t("ui.plan.unsaved.cancel"), classes="dim", markup=False)
+
+    def action_answer(self, answer: str | None) -> None:
+        self.dismiss(answer)
+
+
+class PlanEditor(TextArea):
+    """The plan's YAML: every printable key is text here; Escape leaves for the parameter table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "ui.plan.key.leave_editor")]
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "escape":
+            return  # not TextArea's own "focus next": the binding above (shown in the footer) has it
+        await super()._on_key(event)
+
+    def action_leave(self) -> None:
+        self.screen.query_one("#plan-params", DataTable).focus()
 
 
 class PlanScreen(WorkbenchScreen):
@@ -89,6 +155,8 @@ class PlanScreen(WorkbenchScreen):
     mode = "plan"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "ui.key.back"),
+        Binding("tab", "focus_editor", "ui.plan.key.editor"),
+        Binding("o", "open", "ui.plan.key.open"),
         Binding("c", "layer_plan('ColWiseParallel')", "ui.plan.key.col"),
         Binding("w", "layer_plan('RowWiseParallel')", "ui.plan.key.row"),
         Binding("x", "layer_plan('')", "ui.plan.key.clear"),
@@ -122,7 +190,9 @@ class PlanScreen(WorkbenchScreen):
         self._checked_since_shown = False
         """A check started since the mode was last shown (the first one waits for FIRST_CHECK_DELAY_S)."""
         self._check_timer: Timer | None = None
+        self._edited_at = 0.0
         self._saved_text = ""
+        self._title = ""
         self._rows: list[str] = []
         self.checked = 0
         self.pending = False
@@ -136,7 +206,9 @@ class PlanScreen(WorkbenchScreen):
                 yield DataTable(id="plan-params", cursor_type="row", zebra_stripes=True)
                 yield Static(id="plan-estimate", markup=False)
             with Vertical(id="plan-right"):
-                yield TextArea(id="plan-yaml", show_line_numbers=True, tab_behavior="indent", soft_wrap=False)
+                yield PlanEditor(
+                    id="plan-yaml", show_line_numbers=True, tab_behavior="indent", soft_wrap=False
+                )
                 yield Static(id="plan-findings")
         yield KeyFooter()
 
@@ -144,13 +216,80 @@ class PlanScreen(WorkbenchScreen):
         table = self.query_one("#plan-params", DataTable)
         for key in ("param", "shape", "dtype", "placements", "local", "source"):
             table.add_column(t(f"ui.plan.col.{key}"), key=key)
-        if self.plan_path is None:
-            self.plan_path = default_plan(Path(getattr(self.app, "workspace", ".")))
-        text = self.plan_path.read_text(encoding="utf-8")
+        wanted = self._take_plan_to_open() or self.plan_path
+        if wanted is None:
+            wanted = default_plan(Path(getattr(self.app, "workspace", ".")))
+        if not self._load(wanted) and self.plan_path is None:  # a named file that cannot be read
+            self._load(default_plan(Path(getattr(self.app, "workspace", "."))))
+        self.set_timer(FIRST_CHECK_DELAY_S, self._first_check)
+
+    def _take_plan_to_open(self) -> Path | None:
+        """The file ``tui --plan`` or the palette asked for, taken once (the app holds it until then:
+        :func:`~workbench.screens.plan_files.show_plan`)."""
+        app = cast(Any, self.app)
+        path: Path | None = getattr(app, "plan_to_open", None)
+        if path is not None:
+            app.plan_to_open = None
+        return path
+
+    def _load(self, path: Path) -> bool:
+        """Edit ``path`` (its text and saved state; the caller starts the check); an unreadable file is
+        a notification saying why, and the file shown stays."""
+        try:
+            text = read_plan_text(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            self.notify(t("ui.plan.open.unreadable", path=str(path), error=str(exc)), severity="error")
+            return False
+        self.plan_path = path
         self._saved_text = text
+        self.report = None
+        self._remember(path)
         self.query_one("#plan-yaml", TextArea).load_text(text)
         self._render_title()
-        self.set_timer(FIRST_CHECK_DELAY_S, self._first_check)
+        return True
+
+    def _remember(self, path: Path) -> None:
+        from workbench.parallel.recent import remember_plan
+
+        workspace = getattr(self.app, "workspace", None)
+        if workspace is not None:
+            with contextlib.suppress(OSError):  # a convenience: an unwritable workspace loses only it
+                remember_plan(Path(workspace), path)
+
+    def open_plan(self, path: Path) -> None:
+        """Edit another plan file (after asking about unsaved edits), checked again at once."""
+
+        def go() -> None:
+            if self._load(path):
+                self._checked_since_shown = True
+                self.check_now()
+                self.notify(t("ui.plan.opened", path=str(path)))
+
+        self.confirm_leave(go)
+
+    @property
+    def dirty(self) -> bool:
+        """Edits in the buffer that are not in the file."""
+        return self.is_mounted and self.text != self._saved_text
+
+    def confirm_leave(self, then: Any) -> None:
+        """Run ``then`` now when nothing is unsaved; else ask: save, discard or stay (``then`` not run).
+        The app calls this before quitting or switching modes (:meth:`WorkbenchApp.leave_screen`)."""
+        if not self.dirty:
+            then()
+            return
+        assert self.plan_path is not None
+
+        def answered(answer: str | None) -> None:
+            if answer == UNSAVED_SAVE:
+                self.action_save()
+            elif answer == UNSAVED_DISCARD:
+                self._replace_text(self._saved_text)
+            else:
+                return
+            then()
+
+        self.app.push_screen(UnsavedEditsScreen(self.plan_path), answered)
 
     def _first_check(self) -> None:
         """Check once the mode has been shown a moment (passing through it builds no model)."""
@@ -168,8 +307,12 @@ class PlanScreen(WorkbenchScreen):
             self.report = None
 
     def on_screen_resume(self) -> None:
-        """Back in the mode: check again if leaving it ended the check (``_first_check`` starts one
-        check however many of these timers and on_mount's fire)."""
+        """Back in the mode: the file asked for, if one was; check again if leaving it ended the check
+        (``_first_check`` starts one check however many of these timers and on_mount's fire)."""
+        wanted = self._take_plan_to_open() if self.is_mounted else None
+        if wanted is not None and wanted != self.plan_path:
+            self.open_plan(wanted)
+            return
         if self.report is None and self.plan_path is not None and self.is_mounted:
             self.set_timer(FIRST_CHECK_DELAY_S, self._first_check)
 
@@ -196,10 +339,19 @@ class PlanScreen(WorkbenchScreen):
         self._render_title()
         if not self._checked_since_shown and self.text == self._saved_text:
             return  # the file as loaded: the first check waits until the mode has been shown a moment
-        if self._check_timer is not None:
-            self._check_timer.stop()
         self.pending = True
-        self._check_timer = self.set_timer(CHECK_DELAY_S, self.check_now)
+        self._edited_at = time.monotonic()
+        if self._check_timer is None:  # one timer per pause in typing, not one per key
+            self._check_timer = self.set_timer(CHECK_DELAY_S, self._check_when_typing_stops)
+
+    def _check_when_typing_stops(self) -> None:
+        """Check once no key has changed the text for ``CHECK_DELAY_S`` (a burst of keys is one check)."""
+        quiet = time.monotonic() - self._edited_at
+        if quiet < CHECK_DELAY_S:
+            self._check_timer = self.set_timer(CHECK_DELAY_S - quiet, self._check_when_typing_stops)
+            return
+        self._check_timer = None
+        self.check_now()
 
     def check_now(self) -> None:
         """Check the buffer now (the facts are built first when this training config has none yet)."""
@@ -364,8 +516,11 @@ class PlanScreen(WorkbenchScreen):
                 names=", ".join(m.dim_names),
                 ranks=m.size,
             )
-        dirty = " *" if self.is_mounted and self.text != self._saved_text else ""
-        self.query_one("#plan-title", Static).update(f"{self.plan_path}{dirty}   {mesh}")
+        dirty = " *" if self.dirty else ""
+        title = f"{self.plan_path}{dirty}   {mesh}"
+        if title != self._title:  # an update lays the screen out again: never once per key typed
+            self._title = title
+            self.query_one("#plan-title", Static).update(title)
 
     # -- keys ----------------------------------------------------------------------------------------
 
@@ -419,6 +574,7 @@ class PlanScreen(WorkbenchScreen):
         text = self.text
         atomic_write_text(self.plan_path, text)
         self._saved_text = text
+        self._remember(self.plan_path)
         self._render_title()
         self.notify(t("ui.plan.saved", path=str(self.plan_path)))
 
@@ -513,4 +669,31 @@ class PlanScreen(WorkbenchScreen):
         self.query_one("#plan-findings", Static).update(out)
 
     def action_back(self) -> None:
-        self.app.switch_mode("runs")
+        self.confirm_leave(lambda: self.app.switch_mode("runs"))
+
+    def action_focus_editor(self) -> None:
+        """Tab in the table: into the YAML editor (Escape there comes back)."""
+        self.query_one("#plan-yaml", TextArea).focus()
+
+    def action_open(self) -> None:
+        """o: open another plan file (recent plans offered)."""
+
+        def chosen(ref: str | None) -> None:
+            if ref:
+                self.open_plan(Path(ref).expanduser())
+
+        self.app.push_screen(open_plan_dialog(self.wb.workspace), chosen)
+
+    SCREEN_KEYS: ClassVar[frozenset[str]] = frozenset(
+        {"back", "focus_editor", "open", "layer_plan", "run", "parity", "param_shard"}
+    )
+    """Actions of keys that would be text in the editor: off (and not shown) while it has focus."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action in self.SCREEN_KEYS and isinstance(self.focused, PlanEditor))
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.refresh_bindings()  # the footer shows the keys of what has focus
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.refresh_bindings()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 SAMPLES_PACKAGE = "workbench.sample_configs"
 SAMPLES_DIR = "samples"
+PACKAGED_DIR = ".packaged"
 
 
 def sample_names() -> list[str]:
@@ -32,19 +33,35 @@ def sample_text(name: str) -> str:
 
 
 def materialize_sample(name: str, workspace: Path) -> Path:
-    """The workspace copy of sample ``name`` (written, or refreshed when the packaged one changed)."""
+    """The workspace copy of sample ``name``: written when missing, refreshed when the packaged sample
+    changed and the copy is still the packaged text it was made from; a copy the user edited and saved
+    is theirs and is never overwritten (``<samples>/.packaged/NAME`` keeps the text last copied)."""
     text = sample_text(name)
     target = workspace / SAMPLES_DIR / name
-    try:
-        current = target.read_text(encoding="utf-8")
-    except OSError:
-        current = None
+    record = target.parent / PACKAGED_DIR / name
+    current = _read(target)
+    if current is not None and current != text and current != _read(record):
+        return target  # edited by the user (or made before copies were recorded): keep it
     if current != text:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f"{target.name}.tmp-{os.getpid()}")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
+        _write(target, text)
+    if _read(record) != text:
+        _write(record, text)
     return target
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+def _write(path: Path, text: str) -> None:
+    """Atomic: a reader sees the old text or the new, never half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
 
 
 def sample_config_paths(workspace: Path) -> list[Path]:

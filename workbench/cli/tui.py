@@ -1,6 +1,8 @@
-"""``paddle-workbench [tui] [--demo]``: the terminal UI, or the run list in line mode (pipe, ``--plain``)."""
+"""``paddle-workbench [tui] [--demo] [--plan FILE]``: the terminal UI, or the run list in line mode (pipe, ``--plain``)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
@@ -31,9 +33,14 @@ def check_theme(theme: str | None) -> None:
 def tui_command() -> click.Command:
     @click.command("tui", help=t("cli.tui.help"))
     @click.option("--demo", is_flag=True, help=t("cli.tui.demo"))
+    @click.option("--plan", "plan", metavar="FILE", default=None, help=t("cli.tui.plan"))
     @pass_settings
     @click.pass_context
-    def tui(ctx: click.Context, settings: WorkbenchSettings, demo: bool) -> None:
+    def tui(ctx: click.Context, settings: WorkbenchSettings, demo: bool, plan: str | None) -> None:
+        plan_path = Path(plan).expanduser().resolve() if plan else None
+        if plan_path is not None and not plan_path.is_file():
+            human_console().print(t("cli.tui.plan_missing", path=plan), markup=False)
+            ctx.exit(EXIT_BAD_INPUT)
         if is_headless(settings.plain):
             # Line mode: never start Textual on a pipe or a dumb terminal.
             console = human_console()
@@ -43,7 +50,7 @@ def tui_command() -> click.Command:
         from workbench.screens.launch import run_tui
 
         try:
-            code = run_tui(settings, demo=demo)
+            code = run_tui(settings, demo=demo, open_plan=plan_path)
         except OSError as exc:  # e.g. the workspace path runs through a file
             message = t("cli.workspace.unusable", path=str(settings.workspace), error=str(exc))
             human_console().print(message, markup=False)

@@ -322,7 +322,9 @@ def _field_names(model: type[BaseModel], loc: Loc) -> list[str]:
     """Field names of the sub-model at ``loc`` (for "did you mean" suggestions)."""
     current: Any = model
     for part in loc:
-        if not (isinstance(current, type) and issubclass(current, BaseModel)) or not isinstance(part, str):
+        if isinstance(part, int):
+            continue  # a list entry: ``current`` is already the entries' model (from the list's args)
+        if not (isinstance(current, type) and issubclass(current, BaseModel)):
             return []
         info = current.model_fields.get(part)
         if info is None:
@@ -386,9 +388,12 @@ def issues_from_validation(
             close = difflib.get_close_matches(name, _field_names(model, loc[:-1]), n=1, cutoff=0.6)
             message = t("config.unknown_key", key=dotted)
             allowed = ", ".join(_field_names(model, loc[:-1]))
-            hint = (
-                t("config.did_you_mean", name=close[0]) if close else t("config.allowed_keys", keys=allowed)
-            )
+            if close:
+                hint = t("config.did_you_mean", name=close[0])
+            elif allowed:
+                hint = t("config.allowed_keys", keys=allowed)
+            else:  # a place whose keys are not known here: never an empty list
+                hint = t("config.remove_key", key=name)
             line, col = _position(loc, positions, key=True)
         elif kind == "missing":
             message = t("config.missing_key", key=dotted)

@@ -70,6 +70,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "config.unknown_key": ("unknown key '{key}'", "未知的键 '{key}'"),
     "config.did_you_mean": ("did you mean '{name}'?", "你是不是想写 '{name}'？"),
     "config.allowed_keys": ("allowed here: {keys}", "此处允许的键：{keys}"),
+    "config.remove_key": ("remove '{key}': nothing reads it here", "删除 '{key}'：此处不读取它"),
     "config.missing_key": ("missing required key '{key}'", "缺少必填的键 '{key}'"),
     "config.missing_key.hint": ("add `{key}: ...`", "请添加 `{key}: ...`"),
     "config.bad_value": ("'{key}': {problem} (got {got})", "'{key}'：{problem}（实际为 {got}）"),
