@@ -104,8 +104,10 @@ def _status(run_dir: Path) -> str:
 class Session:
     """One TUI on a pty in the shared workspace, and the run it starts from the plan editor."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, plan: Path | None = None) -> None:
         self.root = root
+        self.plan = plan
+        """A user's plan opened with ``tui --plan`` (else ``3`` opens the packaged sample)."""
         self.workspace = root / "ws"
         self.tag = uuid.uuid4().hex
         self.out = b""
@@ -136,10 +138,14 @@ class Session:
     def start_run(self) -> bool:
         """``3``, then ``n`` until the run starts (the editor checks the plan first), then wait until
         both ranks are past their first steps. Whether it got there (``steps`` says how far)."""
-        if not _wait_until(self.shown(b"Train config"), WAIT_S):  # the runs screen's footer
-            return False
         before = self._runs()
-        self.type(b"3")
+        if self.plan is not None:
+            if not _wait_until(self.shown(b"open a plan"), WAIT_S):  # the plan editor's footer
+                return False
+        else:
+            if not _wait_until(self.shown(b"Train config"), WAIT_S):  # the runs screen's footer
+                return False
+            self.type(b"3")
         self.steps.append("plan")
         deadline = time.monotonic() + WAIT_S
         while time.monotonic() < deadline and not (self._runs() - before):
@@ -191,8 +197,11 @@ class Session:
         env.update(GLOG_minloglevel="2", **{TAG: self.tag})
         for name in ("PADDLE_WORKBENCH_INJECT", "PADDLE_WORKBENCH_INJECT_RANK", "PADDLE_WORKBENCH_RUN_DIR"):
             env.pop(name, None)
+        argv = [sys.executable, "-m", "workbench", "--workspace", str(self.workspace)]
+        if self.plan is not None:
+            argv += ["tui", "--plan", str(self.plan)]
         self.code, self.output = run_in_pty(
-            [sys.executable, "-m", "workbench", "--workspace", str(self.workspace)],
+            argv,
             env=env,
             cwd=str(self.root),
             size=(160, 45),
@@ -236,9 +245,37 @@ def test_quit_choosing_stop_ends_every_process_of_the_plan_run_and_records_cance
     assert session.run_dir is not None and _status(session.run_dir) == "cancelled"
 
 
-def test_quit_choosing_leave_running_keeps_the_ranks_going_until_the_run_finishes(session: Session) -> None:
-    """``q``, ``d``: the TUI returns at once and says how to follow the run; the ranks go on under a
-    keeper of their own (the TUI's exit does not stop them), and the run ends ``finished``."""
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_configs"
+SHORT_STEPS = 150
+"""The user's plan trains this many steps: seconds after the quit, so the test waits for a whole run's end
+(the packaged sample trains 300 steps with six evaluations)."""
+
+
+@pytest.fixture
+def short_plan(root: Path) -> Path:
+    """The packaged tensor-parallel sample as a user's own plan, over a training config of fewer steps."""
+    folder = root / "my-plans"
+    folder.mkdir(exist_ok=True)
+    train = (SAMPLES / "train_cls_mlp.yaml").read_text(encoding="utf-8")
+    train = train.replace("steps: 300", f"steps: {SHORT_STEPS}").replace("every: 50", "every: 75")
+    train = train.replace(
+        "dir: ../demo_data/cls", f"dir: {root / 'ws' / 'demo_data' / 'cls'}"
+    )  # the sample's
+    (folder / "train_short.yaml").write_text(train, encoding="utf-8")
+    plan = (SAMPLES / "plan_cls_tp.yaml").read_text(encoding="utf-8")
+    (folder / "tp_short.yaml").write_text(
+        plan.replace("train_cls_mlp.yaml", "train_short.yaml"), encoding="utf-8"
+    )
+    return folder / "tp_short.yaml"
+
+
+def test_quit_choosing_leave_running_keeps_the_ranks_going_until_the_run_finishes(
+    root: Path, short_plan: Path
+) -> None:
+    """``tui --plan`` on a user's plan, ``n``, ``q``, ``d``: the TUI returns at once and says how to follow
+    the run; the ranks go on under a keeper of their own (the TUI's exit does not stop them), and the run
+    ends ``finished``."""
+    session = Session(root, short_plan)
 
     def drive(s: Session) -> None:
         if s.start_run():
@@ -258,6 +295,7 @@ def test_quit_choosing_leave_running_keeps_the_ranks_going_until_the_run_finishe
     assert _wait_until(lambda: _status(run_dir) != "running", WAIT_S), "the detached run never ended"
     assert _status(run_dir) == "finished", (run_dir / "logs.txt").read_text(errors="replace")[-2000:]
     assert _rank_steps(run_dir) > at_exit  # it trained on after the TUI had gone
+    _assert_nothing_left(session.tag)
 
 
 @pytest.mark.parametrize("how", ["SIGTERM", "terminal-hangs-up"])
