@@ -109,6 +109,32 @@ def test_end_descendants_ends_the_helpers_a_process_started() -> None:
                 os.kill(pid, signal.SIGKILL)
 
 
+def test_a_stopped_command_with_a_pool_exits_without_resource_tracker_tracebacks(tmp_path: Path) -> None:
+    """``dataset check`` stopped while its pool ran: the pool's workers end, then every child the
+    command still has. Killing Python's resource tracker there made the exit print a ``KeyError``
+    traceback per semaphore after "stopped by SIGTERM"; it ends by itself when the command exits."""
+    script = tmp_path / "stopped.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import multiprocessing as mp
+            from workbench.runner.tree import end_descendants
+
+            if __name__ == "__main__":
+                ctx = mp.get_context("spawn")
+                lock = ctx.Lock()
+                with ctx.Pool(1) as pool:
+                    pool.apply(abs, (-1,))
+                end_descendants(set(), grace_s=2.0)
+                print("stopped by SIGTERM", flush=True)
+            """
+        )
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "stopped by SIGTERM", done.stderr
+    assert "Traceback" not in done.stderr and "resource_tracker" not in done.stderr, done.stderr
+
+
 def test_the_rank_that_died_first_is_named_and_the_broken_connection_is_a_consequence(
     tmp_path: Path,
 ) -> None:

@@ -186,13 +186,23 @@ def current_children() -> set[tuple[int, float]]:
     return found
 
 
+def _is_resource_tracker(pid: int) -> bool:
+    """Whether ``pid`` is Python's multiprocessing resource tracker (``from multiprocessing.resource_tracker
+    import main``): it ends by itself when this process exits and closes its pipe, after it has been told
+    which semaphores this process released. Ended before that, Python relaunches it at exit and the new one
+    prints a ``KeyError`` traceback for every semaphore it never saw — after the command's last line."""
+    with contextlib.suppress(psutil.Error):
+        return "multiprocessing.resource_tracker" in " ".join(psutil.Process(pid).cmdline())
+    return False
+
+
 def end_descendants(before: set[tuple[int, float]], grace_s: float = 3.0) -> list[int]:
     """End every child this process started since ``before`` (:func:`current_children` taken when the
     job began) that still runs, with all of its descendants: SIGTERM, then SIGKILL after ``grace_s``.
     For a command whose job ran in this process (``train``): a DataLoader worker or a helper the user's
     code started is part of the job and does not outlive it; children the caller had before (a test
-    runner's own) are left alone."""
-    new = [pid for pid, started in current_children() - before]
+    runner's own) are left alone, and so is the resource tracker (:func:`_is_resource_tracker`)."""
+    new = [pid for pid, started in current_children() - before if not _is_resource_tracker(pid)]
     if not new:
         return []
     procs = JobProcesses(new[0])
