@@ -212,11 +212,11 @@ def test_a_stop_signal_stops_every_rank_after_the_same_step(
     state = json.loads((run.run_dir / "state.json").read_text())
     assert state["status"] == "cancelled"
     assert run.events()[-1]["type"] == "run_cancelled"
-    # Both ranks stopped after the same step and saved their shards there.
+    # Both ranks stopped after the same step and saved their shards there, in one distributed checkpoint.
     steps = {int(rank): step for rank, step in doc["last_step"].items()}
     assert len(set(steps.values())) == 1 and steps[0] > 3, steps
     for rank in (0, 1):
-        assert (run.run_dir / "ranks" / str(rank) / "checkpoints" / f"step-{steps[0]}").is_dir()
+        assert (run.run_dir / "dist_checkpoints" / f"step-{steps[0]}" / f"rank-{rank}.state.pkl").is_file()
         ended = json.loads((run.run_dir / "ranks" / str(rank) / "exit.json").read_text())
         assert ended["returncode"] == 130  # stopped on request, not killed
 

@@ -106,7 +106,7 @@ def test_sample_runs_on_launched_ranks_and_passes_parity_at_100_steps(runs: Runs
     for rank in ranks:
         assert (run_dir / "ranks" / rank / "events.jsonl").is_file()
         assert (run_dir / "ranks" / "log" / f"workerlog.{rank}").is_file()
-        assert (run_dir / "ranks" / rank / "checkpoints" / f"step-{STEPS}").is_dir()  # this rank's shards
+        assert (run_dir / "dist_checkpoints" / f"step-{STEPS}" / f"rank-{rank}.state.pkl").is_file()
     # The model as built, before the plan split it: the baseline's fingerprint.
     baseline_model = json.loads((Path(runs.baseline["run_dir"]) / "model.json").read_text())
     assert json.loads((run_dir / "model.json").read_text())["sha256"] == baseline_model["sha256"]

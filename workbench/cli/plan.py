@@ -170,13 +170,15 @@ def _hard_exit(code: int) -> None:
 
 
 def plan_command() -> click.Group:
-    """The ``plan`` group: ``validate``, ``run``, ``parity`` and ``export`` (help text translated when built)."""
+    """The ``plan`` group: ``validate``, ``run``, ``parity``, ``export`` and ``merge`` (help text translated
+    when built)."""
 
     @click.group("plan", help=t("cli.plan.help"))
     def plan() -> None:
         pass
 
-    for command in (_validate_command(), _run_command(), _parity_command(), _export_command()):
+    commands = (_validate_command(), _run_command(), _parity_command(), _export_command(), _merge_command())
+    for command in commands:
         plan.add_command(command)
     return plan
 
@@ -226,11 +228,12 @@ def _run_command() -> click.Command:
     @click.option(
         "--watchdog", type=click.FloatRange(1, 86400), default=None, help=t("parallel.cli.opt.watchdog")
     )
+    @click.option("--resume", default=None, metavar="latest|RUN", help=t("parallel.cli.opt.resume"))
     @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
     @click.pass_context
     def run(
         ctx: click.Context, plan_file: Path, nproc: int | None, overrides: tuple[str, ...],
-        watchdog: float | None, json_mode: bool,
+        watchdog: float | None, resume: str | None, json_mode: bool,
     ) -> None:  # fmt: skip
         from workbench.runner.signals import StoppedBeforeStart, StopSignals, exit_code
         from workbench.runner.tree import current_children, end_descendants
@@ -241,7 +244,7 @@ def _run_command() -> click.Command:
         signals.on_hangup = lambda: _detach_terminal(signals)
         signals.install()
         try:
-            code = _run_plan(console, signals, plan_file, nproc, overrides, watchdog, json_mode)
+            code = _run_plan(console, signals, plan_file, nproc, overrides, watchdog, json_mode, resume)
         except StoppedBeforeStart as exc:  # a stop signal before the job existed: nothing to stop
             if json_mode:
                 emit_json({"run_dir": None, "status": "cancelled", "errors": []})
@@ -259,14 +262,16 @@ def _run_command() -> click.Command:
 
 def _run_plan(
     console: Console, signals: StopSignals, plan_file: Path, nproc: int | None,
-    overrides: tuple[str, ...], watchdog: float | None, json_mode: bool,
+    overrides: tuple[str, ...], watchdog: float | None, json_mode: bool, resume: str | None = None,
 ) -> int:  # fmt: skip
     """``plan run``'s work: check, refuse or start, follow, report; returns the exit code (see
     :mod:`workbench.runner.signals` for stops)."""
+    from workbench.parallel import dist_checkpoint
     from workbench.parallel.launch import start_plan_run
     from workbench.parallel.validate import PlanReport
     from workbench.runner.signals import exit_code
     from workbench.runs import RunStore
+    from workbench.training.plan import PrepareError, ResumePoint
 
     ranks = nproc if nproc is not None else _plan_ranks(plan_file)
     with signals.blocked():
@@ -282,10 +287,30 @@ def _run_plan(
     _print_findings(console, report)  # the warnings of an accepted plan (what this run will not exercise)
     inject = os.environ.get(INJECT_RANK_ENV, "")
     store = RunStore(current_settings().workspace)
+    point: ResumePoint | None = None
+    if resume is not None:
+        assert report.plan is not None
+        try:
+            point = dist_checkpoint.find_resume(resume, store, plan_file.stem)
+        except PrepareError as exc:
+            for message in exc.messages:
+                console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", message))
+            if json_mode:
+                emit_json({"run_dir": None, "status": "refused", "errors": exc.messages})
+            return EXIT_BAD_INPUT
+        for skipped in point.skipped:
+            console.print(skipped, markup=False, style="yellow")
+        console.print(
+            t("parallel.resume.from", checkpoint=str(point.checkpoint), step=point.step), markup=False
+        )
+        mesh = report.plan.mesh
+        notice = dist_checkpoint.reshard_notice(point, ranks, mesh.shape, mesh.dim_names)
+        if notice is not None:
+            console.print(notice, markup=False, style="bold")
     with signals.starting_job():
         job = start_plan_run(
             report, store, nproc=ranks, train_overrides=overrides,
-            inject_rank=int(inject) if inject.isdigit() else None, stall_s=watchdog,
+            inject_rank=int(inject) if inject.isdigit() else None, stall_s=watchdog, resume=point,
         )  # fmt: skip
     signals.started(job)
     console.print(t("parallel.cli.started", ranks=ranks, run=str(job.run_dir)), markup=False)
@@ -534,3 +559,91 @@ def _export_command() -> click.Command:
         ctx.exit(EXIT_OK)
 
     return export
+
+
+def _merge_command() -> click.Command:
+    """``plan merge RUN``: a plan run's distributed checkpoint as a single-card checkpoint and export."""
+
+    @click.command("merge", help=t("parallel.cli.merge.help"))
+    @click.argument("run_ref", metavar="RUN")
+    @click.option("--step", type=click.IntRange(0, None), default=None, help=t("parallel.cli.opt.step"))
+    @click.option("--json", "json_mode", is_flag=True, help=t("cli.opt.json"))
+    @click.pass_context
+    def merge(ctx: click.Context, run_ref: str, step: int | None, json_mode: bool) -> None:
+        from workbench.parallel import dist_checkpoint
+        from workbench.runs import RunStore
+        from workbench.training.checkpoints import verify_checkpoint
+
+        console = human_console(json_mode)
+        store = RunStore(current_settings().workspace)
+
+        def refuse(*messages: str) -> None:
+            for message in messages:
+                console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", message))
+            if json_mode:
+                emit_json({"ok": False, "errors": list(messages)})
+            ctx.exit(EXIT_BAD_INPUT)
+
+        run_dir = store.resolve(run_ref)
+        if run_dir is None:
+            refuse(store.miss_message(run_ref))
+            return
+        try:
+            dist_checkpoint.plan_run_source(run_dir)
+        except ValueError as exc:
+            refuse(str(exc))
+            return
+        checkpoints = dist_checkpoint.store_of(run_dir)
+        if step is None:
+            info = checkpoints.latest_valid()
+            if info is None:
+                refuse(t("parallel.resume.none", run=str(run_dir)))
+                return
+        else:
+            chosen = [c for c in checkpoints.committed() if c.step == step]
+            if not chosen:
+                steps = ", ".join(str(c.step) for c in checkpoints.committed()) or "-"
+                refuse(t("parallel.merge.no_step", run=str(run_dir), step=step, steps=steps))
+                return
+            info = chosen[0]
+            problems = verify_checkpoint(info.path)
+            if problems:
+                refuse(t("parallel.resume.not_dist", path=str(info.path)), *problems)
+                return
+        from workbench.training.runtime import import_paddle
+
+        paddle = import_paddle()
+        try:
+            merged = dist_checkpoint.merge(run_dir, info, paddle)
+        except (ValueError, OSError) as exc:
+            refuse(t("parallel.merge.failed", run=str(run_dir), error=str(exc)))
+            return
+        console.print(
+            t(
+                "parallel.merge.done",
+                step=info.step,
+                run=str(run_dir),
+                checkpoint=str(merged.checkpoint.path),
+            ),
+            markup=False,
+        )
+        if merged.export is not None:
+            console.print(t("parallel.merge.exported", path=str(merged.export)), markup=False)
+        else:
+            console.print(
+                t("parallel.merge.export_failed", error=merged.export_error), markup=False, style="yellow"
+            )
+        if json_mode:
+            emit_json(
+                {
+                    "ok": True,
+                    "run_dir": str(run_dir),
+                    "step": info.step,
+                    "checkpoint": str(merged.checkpoint.path),
+                    "export": str(merged.export) if merged.export is not None else None,
+                    "export_error": merged.export_error,
+                }
+            )
+        ctx.exit(EXIT_OK)
+
+    return merge

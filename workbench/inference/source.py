@@ -102,6 +102,9 @@ def resolve_run(ref: str, store: RunStore) -> Path:
 def load_source(run_dir: Path) -> RunSource:
     """The run's resolved config, data folder and config folder from its ``run.yaml``."""
     config = read_run_config(run_dir)
+    parallel = config.get("parallel")
+    if isinstance(parallel, dict):  # a plan run: its single-card checkpoint comes from `plan merge`
+        config = {k: v for k, v in config.items() if k != "parallel"}
     try:
         cfg = TrainingConfig.model_validate(config)
     except ValidationError as exc:  # each problem in the user's language, with the key it is about
@@ -116,6 +119,10 @@ def load_source(run_dir: Path) -> RunSource:
     extra = env.get("extra", env) if isinstance(env, dict) else {}
     data_dir = extra.get("data_dir") if isinstance(extra, dict) else None
     config_file = extra.get("config_file") if isinstance(extra, dict) else None
+    if isinstance(parallel, dict) and not config_file and parallel.get("train_file"):
+        config_file = str(parallel["train_file"])
+        resolved = cfg.data_dir(config_file)
+        data_dir = str(resolved) if resolved is not None else None
     if cfg.task != "custom" and (not data_dir or not Path(data_dir).is_dir()):
         raise CompareInputError([t("inference.input.no_data", run=str(run_dir), path=str(data_dir))])
     config_dir = Path(config_file).parent if config_file else run_dir
@@ -126,6 +133,8 @@ def pick_checkpoint(run_dir: Path, step: int | None) -> CheckpointInfo:
     """Checkpoint ``step`` (verified), or the newest one that verifies."""
     store = CheckpointStore(run_dir / "checkpoints", keep=None)
     committed = store.committed()
+    if not committed and (run_dir / "dist_checkpoints").is_dir():  # a plan run not merged yet
+        raise CompareInputError([t("parallel.merge.needed", run=str(run_dir), ref=run_dir.name)])
     if not committed:
         raise CompareInputError([t("inference.input.no_checkpoints", run=str(run_dir))])
     if step is None:

@@ -32,6 +32,7 @@ from workbench.runner.deaths import tail_lines
 from workbench.runner.job import Job
 from workbench.runner.launched import LaunchedJob
 from workbench.runs import RunStore
+from workbench.training.plan import ResumePoint
 
 RANK_MAIN = """\
 # Started by paddle.distributed.launch, once per rank (written by paddle-workbench plan run).
@@ -199,8 +200,12 @@ def start_plan_run(
     stall_s: float | None = None,
     launcher_extra: Sequence[str] = (),
     name: str | None = None,
+    resume: ResumePoint | None = None,
 ) -> Job:
-    """Start ``report``'s plan (it must be ``ok``) on ``nproc`` ranks; returns the job at once."""
+    """Start ``report``'s plan (it must be ``ok``) on ``nproc`` ranks; returns the job at once.
+
+    ``resume``: a distributed checkpoint every rank loads first (resharded when it was saved under
+    another layout, see :mod:`workbench.parallel.dist_checkpoint`)."""
     assert report.ok and report.plan is not None and report.train_path is not None
     doc: dict[str, Any] = {
         "train": str(report.train_path.resolve()),
@@ -209,6 +214,13 @@ def start_plan_run(
         "inject_rank": inject_rank,
     }
     config = run_config(report, train_overrides, nproc)
+    if resume is not None:
+        doc["resume"] = {
+            "run_dir": str(resume.run_dir.resolve()),
+            "checkpoint": str(resume.checkpoint.resolve()),
+            "step": resume.step,
+        }
+        config["parallel"]["resumed_from"] = doc["resume"]
     run_name = name or report.path.stem
     if nproc == 1:
         from workbench.parallel.worker import ParallelLoop, rank_training_plan

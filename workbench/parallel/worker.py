@@ -2,8 +2,8 @@
 
 ``python -m paddle.distributed.launch ... <run>/ranks/rank_main.py <run>/parallel.json`` starts one of
 these per rank. Each writes ``ranks/<r>/events.jsonl`` through the runner's child context (the same
-seeds, metrics, alerts and final event as a single-card run), its checkpoints as its own shards under
-``ranks/<r>/checkpoints``, its pid to ``ranks/<r>/pid`` and, per step, where it is (``ranks/<r>/progress``:
+seeds, metrics, alerts and final event as a single-card run), its part of the run's distributed
+checkpoints (``dist_checkpoints/``, see :mod:`workbench.parallel.dist_checkpoint`), its pid to ``ranks/<r>/pid`` and, per step, where it is (``ranks/<r>/progress``:
 step and phase) — what the run's watchdog reads to name the rank the others wait for. ``SIGUSR1`` makes a
 rank write every thread's stack to ``ranks/<r>/stack.txt``.
 """
@@ -19,6 +19,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from workbench.events import CheckpointSaved, json_safe_float
+from workbench.i18n import t
+from workbench.inference.preprocess import preprocess_identity
+from workbench.parallel import dist_checkpoint
 from workbench.parallel.apply import (
     Applied,
     RankPlan,
@@ -29,10 +33,11 @@ from workbench.parallel.apply import (
 )
 from workbench.runner.context import JobContext
 from workbench.runner.supervise import StopRequest, install_stop_signals
-from workbench.training.checkpoints import CheckpointStore
+from workbench.training.checkpoints import CheckpointInfo, read_manifest
 from workbench.training.loop import TrainingLoop
 from workbench.training.parts import TrainParts
-from workbench.training.plan import TrainingPlan
+from workbench.training.plan import ResumePoint, TrainingPlan
+from workbench.training.seeds import capture_rng_state, restore_rng_state
 
 Applier = Callable[[Any, Any, Any], Applied]
 """``applier(model, optimizer, paddle) -> Applied``: shards a freshly built model and its optimizer."""
@@ -76,7 +81,7 @@ class ParallelLoop(TrainingLoop):
             self.applier: Applier = applier
         else:
             self.applier = rank_plan
-        self.checkpoints = CheckpointStore(rank_dir / "checkpoints", keep=self.cfg.checkpoint.keep)
+        self.checkpoints = dist_checkpoint.store_of(ctx.run_dir, keep=self.cfg.checkpoint.keep)
         self.progress = ProgressFile(rank_dir / "progress")
         self.applied: Applied | None = None
         self.stop_request = StopRequest(ctx.run_dir)
@@ -114,6 +119,78 @@ class ParallelLoop(TrainingLoop):
         model_state, optimizer_state = super()._state_dicts()
         return local_value(model_state), local_value(optimizer_state)
 
+    def _checkpoint(self, step: int) -> CheckpointInfo | None:
+        """A distributed checkpoint of every rank at ``step`` (a collective: every rank reaches the same
+        steps), see :mod:`workbench.parallel.dist_checkpoint`."""
+        if self.cfg.alerts.nonfinite == "stop_keep_last_good" and self.nonfinite_streak > 0:
+            return None  # never commit a state reached through a non-finite loss (the loss is global)
+        paddle, parts, source, applied = self.paddle, self.parts, self.source, self.applied
+        assert parts is not None and source is not None and applied is not None
+        tensors = dist_checkpoint.flat_state(parts.model.state_dict(), parts.optimizer.state_dict(), paddle)
+        rank_state = {
+            "format": dist_checkpoint.STATE_FORMAT,
+            "step": step,
+            "source": source.state(),
+            "rng": capture_rng_state(paddle),
+            "lr_scheduler": parts.lr_scheduler.state_dict() if parts.lr_scheduler is not None else None,
+            "nonfinite_streak": self.nonfinite_streak,
+            "run_id": self.ctx.run_id,
+        }
+        mesh = applied.mesh
+        meta = {
+            "run_id": self.ctx.run_id,
+            "task": self.cfg.task,
+            "preprocess": preprocess_identity(self.cfg),
+            "loss": json_safe_float(self.last_loss) if self.last_loss is not None else None,
+            "dist": {
+                "world": int(paddle.distributed.get_world_size()),
+                "mesh_shape": [int(v) for v in mesh.shape],
+                "dim_names": [str(v) for v in mesh.dim_names],
+                "placements": dist_checkpoint.layout_of(tensors),
+            },
+        }
+        slow = self.faults.get("slow_checkpoint", step) if self.faults else None
+        self.ctx.flush()  # the history first, as a single-card checkpoint does
+        info = dist_checkpoint.save(
+            self.checkpoints, step, tensors=tensors, rank_state=rank_state, meta=meta, paddle=paddle,
+            pause_s=slow.seconds if slow is not None else 0.0,
+        )  # fmt: skip
+        self.last_checkpoint = info
+        self.ctx.emit(CheckpointSaved(step=step, path=str(info.path)))
+        return info
+
+    def _restore(self, point: ResumePoint) -> None:
+        """Every tensor from a distributed checkpoint, resharded to this plan's placements, and this
+        rank's sampler position, RNG and scheduler states."""
+        paddle, parts, source = self.paddle, self.parts, self.source
+        assert parts is not None and source is not None
+        rank = self.ctx.rank
+        state = dist_checkpoint.read_rank_state(point.checkpoint, rank)
+        targets = dist_checkpoint.flat_state(parts.model.state_dict(), parts.optimizer.state_dict(), paddle)
+        missing, unused = dist_checkpoint.load_into(point.checkpoint, targets, rank, paddle)
+        if missing or unused:
+            raise ValueError(
+                t("parallel.resume.mismatch", checkpoint=str(point.checkpoint),
+                  missing=", ".join(missing) or "-", unused=", ".join(unused) or "-")
+            )  # fmt: skip
+        if parts.lr_scheduler is not None and state.get("lr_scheduler") is not None:
+            parts.lr_scheduler.set_state_dict(state["lr_scheduler"])
+        source.load_state(state["source"])
+        restore_rng_state(state["rng"], paddle)
+        self.step = int(state["step"])
+        self.nonfinite_streak = int(state.get("nonfinite_streak", 0))
+        loss = self.checkpoint_loss(point.checkpoint)
+        if loss is not None:
+            self.last_loss = loss
+
+    @staticmethod
+    def checkpoint_loss(checkpoint: Path) -> float | None:
+        try:
+            loss = read_manifest(checkpoint).get("loss")
+        except ValueError:
+            return None
+        return float(loss) if isinstance(loss, int | float) else None
+
 
 def rank_training_plan(doc: dict[str, Any], rank: int, workspace: Path) -> TrainingPlan:
     """The training plan of this rank: the config with export and grad-norm off (sharded parameters
@@ -130,6 +207,9 @@ def rank_training_plan(doc: dict[str, Any], rank: int, workspace: Path) -> Train
             "metrics": cfg.metrics.model_copy(update={"grad_norm": False}),
         }
     )
+    resume = doc.get("resume")
+    if resume:
+        plan.resume = ResumePoint(Path(resume["run_dir"]), Path(resume["checkpoint"]), int(resume["step"]))
     inject_rank = doc.get("inject_rank")
     if inject_rank is not None and rank != int(inject_rank):
         plan.faults = ()

@@ -153,19 +153,39 @@ class CheckpointStore:
         """
         if not writers:
             raise ValueError("a checkpoint needs at least one file")
-        self.directory.mkdir(parents=True, exist_ok=True)
-        tmp = self.directory / f"step-{step}.tmp-{os.getpid()}"
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir()
+        tmp = self.begin(step)
         try:
-            files: dict[str, dict[str, Any]] = {}
             for name, write in writers.items():
                 if "/" in name or name in (MANIFEST, POINTER):
                     raise ValueError(f"bad checkpoint file name {name!r}")
-                target = tmp / name
-                write(target)
+                write(tmp / name)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return self.seal(tmp, step, meta)
+
+    def begin(self, step: int, owner: int | None = None) -> Path:
+        """A fresh, empty work folder ``step-<N>.tmp-<owner>`` (``owner``: this process's pid unless
+        given) for :meth:`seal`; several processes may write their files into the same one."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        tmp = self.directory / f"step-{step}.tmp-{owner if owner is not None else os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        return tmp
+
+    def seal(self, tmp: Path, step: int, meta: Mapping[str, Any] | None = None) -> CheckpointInfo:
+        """Hash and fsync every file in the work folder ``tmp``, write the manifest, commit it as
+        ``step-<N>`` atomically, point ``latest`` at it and prune beyond ``keep``. On an error the work
+        folder is removed and every committed checkpoint is untouched."""
+        try:
+            files: dict[str, dict[str, Any]] = {}
+            for target in sorted(tmp.iterdir()):
+                if not target.is_file() or target.name in (MANIFEST, POINTER):
+                    raise ValueError(f"bad checkpoint file {target}")
                 _fsync_file(target)
-                files[name] = {"sha256": sha256_file(target), "bytes": target.stat().st_size}
+                files[target.name] = {"sha256": sha256_file(target), "bytes": target.stat().st_size}
+            if not files:
+                raise ValueError("a checkpoint needs at least one file")
             manifest = {
                 "format": CHECKPOINT_FORMAT,
                 "step": step,
