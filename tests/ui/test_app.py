@@ -115,8 +115,7 @@ async def test_worker_error_becomes_an_error_panel(make_app) -> None:  # type: i
         broken(app.screen)
         await _wait_for(pilot, lambda: isinstance(app.screen, ErrorScreen))
         await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, RunsScreen)
+        await _wait_for(pilot, lambda: isinstance(app.screen, RunsScreen))
 
 
 async def test_chinese_shell(make_app) -> None:  # type: ignore[no-untyped-def]

@@ -70,7 +70,9 @@ async def test_home_screen_a_links_a_log_and_opens_the_monitor(make_app, tmp_pat
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause(0.2)
         await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, TrainConfigScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, TrainConfigScreen) and bool(app.screen.query(Input))
+        )
         app.screen.query_one(Input).value = str(FIXTURES / "paddleclas_train.log")
         await pilot.press("enter")
         await wait_for(

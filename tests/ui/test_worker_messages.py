@@ -74,7 +74,9 @@ async def test_worker_error_title_is_the_translated_description(make_app) -> Non
             raise RuntimeError("disk went away")
 
         _read_detail(app.screen)
-        await _wait_for(pilot, lambda: isinstance(app.screen, ErrorScreen))
+        await _wait_for(  # the screen is pushed before its children are mounted
+            pilot, lambda: isinstance(app.screen, ErrorScreen) and bool(app.screen.query(".modal-title"))
+        )
         title = str(app.screen.query_one(".modal-title", Static).render())
         assert "reading the run's details" in title
         assert "_read_detail" not in title
