@@ -274,3 +274,19 @@ def test_the_node_layout_follows_the_mesh_and_names_a_split_mp_group(
     got = node_layout(shape, dims, *asked)
     assert (got.nnodes, got.nproc_per_node) == layout
     assert mp_spans_nodes(shape, dims, got) is spans
+
+
+def test_an_amp_plan_exports_with_its_cpu_note_and_the_script_keeps_amp(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An ``amp:`` plan checked on CPU exports for GPU: the note that CPU will not exercise it comes
+    with the files (human and JSON), and the rank script runs its forward under that amp."""
+    write_plan(folder, "amp_plan", "mesh: {shape: [2], dim_names: [dp]}\namp: {level: O1, dtype: bfloat16}\n")
+    code, doc, _ = _export(folder, "amp_plan.yaml", tmp_path / "json", capsys)
+    assert code == 0 and [w["code"] for w in doc["plan_warnings"]] == ["cpu_amp"], doc
+    code, out, _ = _cli(
+        folder, ["plan", "export", str(folder / "amp_plan.yaml"), "--output", str(tmp_path / "h")], capsys
+    )
+    assert code == 0 and "not exercised on CPU" in out and "exports keep amp for GPU" in out, out
+    script = (tmp_path / "h" / "amp_plan.py").read_text(encoding="utf-8")
+    assert "amp={'level': 'O1', 'dtype': 'bfloat16'}" in script

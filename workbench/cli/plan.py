@@ -524,6 +524,7 @@ def _export_command() -> click.Command:
             if json_mode:
                 emit_json({**report.to_dict(), "files": {}})
             ctx.exit(EXIT_BAD_INPUT)
+        _print_findings(console, report)  # an accepted plan's notes: what a CPU run will not exercise
         out = output or Path(f"{plan_file.stem}-export")
         try:
             result = write_export(report, out, overrides=overrides, nproc_per_node=nproc, nnodes=nnodes)
@@ -554,6 +555,7 @@ def _export_command() -> click.Command:
                     "nnodes": result.layout.nnodes,
                     "nproc_per_node": result.layout.nproc_per_node,
                     "warnings": result.warnings,
+                    "plan_warnings": [w.to_dict() for w in report.warnings],
                 }
             )
         ctx.exit(EXIT_OK)
