@@ -62,6 +62,7 @@ bench: setup-test
 	$(BIN)/python benchmarks/serve_pool.py
 	$(BIN)/python benchmarks/serve_load.py
 	$(BIN)/python benchmarks/dataset_check.py  # side by side with PaddleX when PADDLEX_PYTHON is set
+	$(BIN)/python benchmarks/plan_run_overhead.py  # plan run vs a hand launch of its export, alternating
 
 clean:
 	rm -rf $(VENV) $(DEMO_WORKSPACE) .mypy_cache .ruff_cache

@@ -453,7 +453,13 @@ class LaunchedJob(Job):
                 )
                 self._kill()
                 break
-            self.abort_event.wait(POLL_S)
+            if self.ranks and len(self._ended_ranks) >= self.ranks:
+                # Every rank wrote its final event: only the processes' exits are left, and the command
+                # waiting on this job ends as soon as the launcher's is seen, not at the next poll.
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.proc.wait(timeout=POLL_S)
+            else:
+                self.abort_event.wait(POLL_S)
         code = self.proc.wait()
         # The launcher is gone; whatever it started must not outlive it (ranks run in sessions of their
         # own: a launcher that died or was killed leaves them to init).
