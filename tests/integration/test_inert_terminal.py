@@ -66,7 +66,7 @@ def test_plan_validate_echoes_a_hostile_layer_name_inert(
     )
     try:
         code = build_cli().main(
-            args=["plan", "validate", str(plan), "--nproc", "2"],
+            args=["--workspace", str(tmp_path / "ws"), "plan", "validate", str(plan), "--nproc", "2"],
             prog_name="paddle-workbench",
             standalone_mode=False,
         )

@@ -150,6 +150,12 @@ HAZARDS = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _workspace_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands these tests run keep the model facts in their workspace: never the repository's."""
+    monkeypatch.setenv("PADDLE_WORKBENCH_WORKSPACE", str(tmp_path / "ws"))
+
+
 def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     from workbench.cli.root import build_cli
 
