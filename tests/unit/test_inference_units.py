@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from workbench.config.training import TrainingConfig
 from workbench.inference.findings import detect_first_divergence, detect_input_spec, detect_preprocess
@@ -111,3 +112,20 @@ def test_first_divergence_names_the_switch() -> None:
     finding = detect_first_divergence(paths)
     assert finding is not None and "predictor_ir_on" in finding.summary and "delete_pass" in finding.fix
     assert detect_first_divergence(paths[:2]) is None
+
+
+def test_compare_without_an_importable_paddle_is_bad_input_with_the_fix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both compares (a run, a foreign export) import Paddle through one helper: a failed import is a
+    located input problem naming the error, never a traceback."""
+    from workbench.inference.engine import CompareInputError, paddle_on_cpu
+    from workbench.training import runtime
+
+    def broken() -> object:
+        raise ImportError("libcudart.so.12: cannot open shared object file")
+
+    monkeypatch.setattr(runtime, "import_paddle", broken)
+    with pytest.raises(CompareInputError) as caught, paddle_on_cpu():
+        pass
+    assert any("libcudart.so.12" in message for message in caught.value.messages), caught.value.messages

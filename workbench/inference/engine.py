@@ -21,7 +21,8 @@ from __future__ import annotations
 import importlib.util
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -188,8 +189,6 @@ def run_comparison(
     ref: str | Path, store: RunStore, options: CompareOptions | None = None, progress: Progress | None = None
 ) -> CompareResult:
     """Compare every path for one run and checkpoint; see the module docstring."""
-    from workbench.training.runtime import import_paddle
-
     options = options or CompareOptions()
     report = progress or (lambda stage, name: None)
     selected = _select_paths(options)  # a missing extra is bad input before any slow work
@@ -197,17 +196,27 @@ def run_comparison(
     checkpoint = pick_checkpoint(run_dir, options.checkpoint)
     source = load_source(run_dir)
     report("load", None)
+    with paddle_on_cpu() as paddle:
+        return _compare(paddle, run_dir, source, checkpoint, selected, options, store, report)
+
+
+@contextmanager
+def paddle_on_cpu() -> Iterator[Any]:
+    """Paddle, imported (a failure is bad input whose message says how to install it), with the device
+    set to CPU for the block: the CPU paths compare against a CPU reference. ``set_device`` is
+    process-wide, so what was set before is put back."""
+    from workbench.training.runtime import import_paddle
+
     try:
         paddle = import_paddle()
     except Exception as exc:  # noqa: BLE001 - ImportError, a missing shared library
         raise CompareInputError(
             [t("inference.input.no_paddle", error=f"{type(exc).__name__}: {exc}")]
         ) from None
-    # The CPU paths compare against a CPU reference. set_device is process-wide: put back what was set.
     previous_device = paddle.get_device()
     paddle.set_device("cpu")
     try:
-        return _compare(paddle, run_dir, source, checkpoint, selected, options, store, report)
+        yield paddle
     finally:
         paddle.set_device(previous_device)
 

@@ -56,6 +56,7 @@ from workbench.inference.engine import (
     _select_paths,
     _time_calls,
     measure_path,
+    paddle_on_cpu,
     path_findings,
 )
 from workbench.inference.matrix import append_rows, hardware_label
@@ -546,8 +547,6 @@ def compare_export(
     progress: Progress | None = None,
 ) -> CompareResult:
     """Measure every deployed path of ``export`` against the reference; see the module docstring."""
-    from workbench.training.runtime import import_paddle
-
     options = options or ForeignOptions()
     report = progress or (lambda stage, name: None)
     selected = _select(options)  # a missing extra is bad input before any slow work
@@ -555,20 +554,10 @@ def compare_export(
     input_name, batch, origin = build_input(export, specs, options)
     reference = _plan_reference(options, store)
     report("load", None)
-    try:
-        paddle = import_paddle()
-    except Exception as exc:  # noqa: BLE001 - ImportError, a missing shared library
-        raise CompareInputError(
-            [t("inference.input.no_paddle", error=f"{type(exc).__name__}: {exc}")]
-        ) from None
-    previous_device = paddle.get_device()
-    paddle.set_device("cpu")
-    try:
+    with paddle_on_cpu() as paddle:
         return _compare(
             paddle, export, store, options, selected, input_name, batch, origin, reference, report
         )
-    finally:
-        paddle.set_device(previous_device)
 
 
 def _compare(
