@@ -131,6 +131,38 @@ def big_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return generate_cls_demo(tmp_path_factory.mktemp("big") / "cls", n_train=POOL_THRESHOLD + 100, n_val=50)
 
 
+def test_dataset_check_killed_with_sigkill_leaves_no_worker(tmp_path: Path, big_dataset: Path) -> None:
+    """SIGKILL runs no handler: the pool's workers must see their parent gone and end by themselves
+    (before, each waited on its task queue for ever, adopted by init)."""
+    proc = subprocess.Popen(
+        [CLI, "--workspace", str(tmp_path / "ws"), "dataset", "check", str(big_dataset), "--full"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_env(tmp_path), start_new_session=True,
+    )  # fmt: skip
+    workers: list[psutil.Process] = []
+
+    def pool_started() -> bool:
+        with contextlib.suppress(psutil.Error):
+            workers[:] = [
+                child
+                for child in psutil.Process(proc.pid).children(recursive=True)
+                if "spawn_main" in " ".join(child.cmdline())
+            ]
+        return bool(workers)
+
+    try:
+        assert _wait_until(pool_started, 240), "the pool's workers never started"
+        proc.kill()
+        proc.wait(60)
+        assert _wait_until(lambda: not any(_running(w) for w in workers), 30), [w.pid for w in workers]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for worker in workers:
+            with contextlib.suppress(psutil.Error):
+                worker.kill()
+
+
 def test_dataset_check_stopped_while_its_workers_decode_ends_them(tmp_path: Path, big_dataset: Path) -> None:
     """The pool's workers are frozen (SIGSTOP) once they run, so the check cannot finish by itself.
     Before: SIGTERM killed the command by the signal (status -15) and left its workers running."""

@@ -48,6 +48,27 @@ MAX_PIXELS = 89_478_485
 24-bit RGB), past which Pillow itself warns of a decompression bomb. Training images are resized to a
 few hundred pixels a side; a 100-megapixel photo is shrunk first."""
 
+PARENT_POLL_S = 0.5
+"""How often a pool worker checks that the process that started it is still there."""
+
+
+def _end_with_parent(parent: int) -> None:
+    """A pool worker's initializer: exit as soon as ``parent`` (the checking command) is gone.
+
+    A worker waits on its task queue for ever; a command killed with SIGKILL (or by Paddle's C-level
+    handler) ends no worker, so each would stay behind, adopted by init, with the resource tracker it
+    holds open. A daemon thread polls the parent pid (decoding releases the GIL) and ends the worker."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
 QUICK, STANDARD, FULL = "quick", "standard", "full"
 LEVELS = (QUICK, STANDARD, FULL)
 
@@ -192,7 +213,12 @@ class ImageChecker:
             from concurrent.futures import ProcessPoolExecutor
 
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self._count, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self._count,
+                mp_context=context,
+                initializer=_end_with_parent,
+                initargs=(os.getpid(),),
+            )
             for _ in range(self._count):  # one no-op each: a process per worker, started now
                 self._pool.submit(check_images, [])
 
