@@ -396,18 +396,20 @@ class PlanScreen(WorkbenchScreen):
         self.post_message(PlanChecked(report=report, request=request))
 
     def _build_facts(self, train: Path) -> ModelFacts | None:
+        """``train``'s model facts: the workspace's cached ones when config, data, code and Paddle are
+        unchanged since they were built, else :meth:`_build_facts_now`'s."""
+        from workbench.parallel.facts_cache import cache_folder, cached_or_built
+
+        folder = cache_folder(self.wb.workspace)
+        return cached_or_built(folder, train, (), lambda: self._build_facts_now(train))[0]
+
+    def _build_facts_now(self, train: Path) -> ModelFacts | None:
         """Build ``train``'s model in a child process (one at a time: a newer check's build replaces an
         older one's); ``None`` when it failed (shown) or this screen ended it (nothing shown)."""
         from workbench.config import ConfigError
         from workbench.isolate import ChildCancelled
         from workbench.parallel.facts import FactsBuildFailed, build_facts_isolated, user_code_notice
-        from workbench.parallel.facts_cache import cache_folder, facts_key, load_facts, store_facts
 
-        cache = cache_folder(self.wb.workspace)
-        key = facts_key(train)
-        cached = load_facts(cache, key) if key is not None else None
-        if cached is not None:  # config, data, code and Paddle unchanged since the build that made them
-            return cached
         self._end_builder()
         ended = threading.Event()
         with self._builder_lock:
@@ -442,8 +444,6 @@ class PlanScreen(WorkbenchScreen):
             if not ended.is_set():
                 self.post_message(PlanFactsBuilt(train=str(train), error=error))
             return None
-        if (key := facts_key(train)) is not None:  # again: the build may have made the demo data
-            store_facts(cache, key, facts)
         return facts
 
     @on(PlanFactsBuilt)

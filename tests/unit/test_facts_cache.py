@@ -98,3 +98,25 @@ def test_plan_validate_reuses_the_facts_of_an_unchanged_config_and_rebuilds_a_ch
     assert "not built again" not in first.output and "not built again" in second.output, second.output
     assert "not built again" not in third.output
     assert first.exit_code == second.exit_code
+
+
+def test_cached_or_built_builds_once_and_keeps_no_failed_build(train: Path, tmp_path: Path) -> None:
+    """The one path both the command and the plan editor take: a build that ended without facts (shown
+    by the editor) is kept nowhere, a good one is reused by the next check."""
+    from workbench.parallel.facts_cache import cached_or_built
+
+    folder = cache_folder(tmp_path / "ws")
+    calls: list[str] = []
+
+    def failed() -> ModelFacts | None:
+        calls.append("failed")
+        return None
+
+    def built() -> ModelFacts | None:
+        calls.append("built")
+        return _facts()
+
+    assert cached_or_built(folder, train, (), failed) == (None, False)
+    assert cached_or_built(folder, train, (), built) == (_facts(), False)
+    assert cached_or_built(folder, train, (), built) == (_facts(), True)
+    assert calls == ["failed", "built"]

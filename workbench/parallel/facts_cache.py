@@ -26,7 +26,7 @@ import json
 import os
 import platform
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -122,6 +122,22 @@ def store_facts(folder: Path, key: str, facts: ModelFacts) -> None:
         )
     except OSError:
         return
+
+
+def cached_or_built(
+    folder: Path, train_config: Path, overrides: Sequence[str], build: Callable[[], ModelFacts | None]
+) -> tuple[ModelFacts | None, bool]:
+    """``(facts, reused)``: this config's facts from ``folder`` when everything that made them is
+    unchanged, else ``build()``'s, kept under a key taken after the build (it may have made the demo
+    data). What ``build`` raises passes through; a ``None`` it returns (ended, shown) is kept nowhere."""
+    key = facts_key(train_config, overrides)
+    facts = load_facts(folder, key) if key is not None else None
+    if facts is not None:
+        return facts, True
+    facts = build()
+    if facts is not None and (key := facts_key(train_config, overrides)) is not None:
+        store_facts(folder, key, facts)
+    return facts, False
 
 
 def cache_folder(workspace: str | os.PathLike[str]) -> Path:

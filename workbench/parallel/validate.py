@@ -22,7 +22,7 @@ from workbench.i18n import t
 from workbench.isolate import Cancel
 from workbench.parallel.estimate import Estimate, estimate
 from workbench.parallel.facts import FactsBuildFailed, ModelFacts, build_facts_isolated, user_code_notice
-from workbench.parallel.facts_cache import facts_key, load_facts, store_facts
+from workbench.parallel.facts_cache import cached_or_built
 from workbench.parallel.lowering import Finding, Lowered, lower
 from workbench.parallel.spec import PlanConfig
 
@@ -127,12 +127,15 @@ def check_plan(
         report.user_code = user_code_notice(train_path, train_overrides)
         if report.user_code is not None and notify is not None:
             notify(report.user_code)
-        key = facts_key(train_path, train_overrides) if facts_cache is not None else None
-        facts = load_facts(facts_cache, key) if facts_cache is not None and key is not None else None
-        report.facts_reused = facts is not None
-    if facts is None:
+
+        def build() -> ModelFacts:
+            return build_facts_isolated(train_path, train_overrides, cancel=cancel)
+
         try:
-            facts = build_facts_isolated(train_path, train_overrides, cancel=cancel)
+            if facts_cache is None:
+                facts = build()
+            else:
+                facts, report.facts_reused = cached_or_built(facts_cache, train_path, train_overrides, build)
         except ConfigError as exc:
             report.errors = [_issue_finding(i, "train_config") for i in exc.issues]
             return report
@@ -149,8 +152,7 @@ def check_plan(
                     )  # fmt: skip
                 )
             return report
-        if facts_cache is not None and (key := facts_key(train_path, train_overrides)) is not None:
-            store_facts(facts_cache, key, facts)  # the key again: the build may have made the demo data
+    assert facts is not None  # the build returns facts or raises
     report.facts = facts
     device = "cpu" if facts.device.startswith("cpu") else "gpu"
     lowered = lower(plan, facts, file=str(path), positions=positions, nproc=nproc, device=device)
