@@ -174,7 +174,7 @@ async def test_child_processes_started_under_the_app_get_a_real_stderr(make_app,
         original = imagecheck.POOL_THRESHOLD
         imagecheck.POOL_THRESHOLD = 1  # the pool path, as with a dataset of thousands of images
         try:
-            results = await asyncio.to_thread(imagecheck.decode_all, paths, workers=2)
+            results = await asyncio.to_thread(imagecheck.check_all, paths, workers=2)
         finally:
             imagecheck.POOL_THRESHOLD = original
         await pilot.pause()

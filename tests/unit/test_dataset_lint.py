@@ -295,7 +295,7 @@ def test_many_images_are_decoded_in_a_pool(tmp_path: Path) -> None:
     _img(tmp_path, "ok.png")
     (tmp_path / "bad.png").write_bytes(b"nope")
     paths = [str(tmp_path / "ok.png"), str(tmp_path / "bad.png")] * (imagecheck.POOL_THRESHOLD // 2 + 1)
-    results = imagecheck.decode_all(paths, workers=2)
+    results = imagecheck.check_all(paths, workers=2)
     assert results[0] == (32, 32, "RGB") and isinstance(results[1], str) and len(results) == len(paths)
 
 

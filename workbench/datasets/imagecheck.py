@@ -318,7 +318,3 @@ def check_all(
     for one call."""
     with ImageChecker(level, workers) as checker:
         return checker.run(paths, decode=decode, progress=progress)
-
-
-decode_all = check_all
-"""Another name for :func:`check_all` (the COCO checker's)."""
