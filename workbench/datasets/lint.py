@@ -148,10 +148,6 @@ def _total(problems: list[DatasetProblem]) -> int:
     return problems.total if isinstance(problems, ProblemList) else len(problems)
 
 
-def _problem(file: Path | str, line: int, code: str, /, **values: Any) -> DatasetProblem:
-    return problem(file, line, code, **values)
-
-
 def guess_format(root: Path) -> str:
     """``coco`` with JSON files under ``annotations/`` (:func:`workbench.datasets.coco.is_coco`), ``cls``
     with a ``label.txt``, ``rec`` with a ``dict.txt``, else by the first list line's shape."""
@@ -196,14 +192,14 @@ def _check_bytes(
     if data is None:
         return  # the reader reports a missing or unreadable file
     if data.startswith(b"\xef\xbb\xbf"):
-        errors.append(_problem(file, 1, "bom"))
+        errors.append(problem(file, 1, "bom"))
         data = data[3:]
     # Counted and found in place: a list of millions of lines is not split into millions of objects.
     crlf = data.count(b"\r\n") + data.endswith(b"\r")
     if crlf:
         at = data.find(b"\r\n")
         first = data.count(b"\n", 0, at) + 1 if at >= 0 else data.count(b"\n") + 1
-        warnings.append(_problem(file, first, "crlf", count=crlf))
+        warnings.append(problem(file, first, "crlf", count=crlf))
     if file.name not in ("train.txt", "val.txt") or fmt == "cls":
         return
     for number, raw in enumerate(io.BytesIO(data), start=1):  # one line at a time
@@ -211,7 +207,7 @@ def _check_bytes(
             continue  # the reader reports it as too long
         text = raw.removesuffix(b"\n").decode("utf-8", errors="replace").rstrip("\r")  # bad bytes: the
         if text.strip() and text != text.rstrip(" \t"):  # reader reports them
-            warnings.append(_problem(file, number, "trailing_whitespace_text"))
+            warnings.append(problem(file, number, "trailing_whitespace_text"))
 
 
 # -- the lists -------------------------------------------------------------------------------------
@@ -297,22 +293,20 @@ def _check_paths_and_lines(
             first = seen.get(rel)
             if first is not None:
                 code = "duplicate_line" if first[1] == label else "conflicting_label"
-                errors.append(_problem(file, number, code, first=first[0], path=excerpt(rel)))
+                errors.append(problem(file, number, code, first=first[0], path=excerpt(rel)))
                 continue
             seen[rel] = (number, label)
             shown = excerpt(rel)
             absolute = os.path.isabs(rel)
             if absolute:
-                warnings.append(_problem(file, number, "absolute_path", path=shown))
+                warnings.append(problem(file, number, "absolute_path", path=shown))
             if "\\" in rel:
-                errors.append(_problem(file, number, "backslash", path=shown))
+                errors.append(problem(file, number, "backslash", path=shown))
                 continue
             other = first_split.get(rel)
             if other is not None and other[0] != name:
                 errors.append(
-                    _problem(
-                        file, number, "train_val_overlap", path=shown, other=f"{other[0]}.txt:{other[1]}"
-                    )
+                    problem(file, number, "train_val_overlap", path=shown, other=f"{other[0]}.txt:{other[1]}")
                 )
             first_split.setdefault(rel, (name, number))
             path = os.path.join(root, rel)  # a str: no Path object per line
@@ -323,16 +317,16 @@ def _check_paths_and_lines(
                 info, link = None, False
             real = containment.resolve(path, link)
             if not absolute and not containment.inside(real):
-                warnings.append(_problem(file, number, "outside_dataset", path=shown, target=excerpt(real)))
+                warnings.append(problem(file, number, "outside_dataset", path=shown, target=excerpt(real)))
             try:
                 info = os.stat(path) if link else info
             except (OSError, ValueError):
                 info = None
             if info is None or not stat.S_ISREG(info.st_mode):
-                errors.append(_problem(file, number, "missing_image", path=shown))
+                errors.append(problem(file, number, "missing_image", path=shown))
                 continue
             if info.st_size == 0:
-                errors.append(_problem(file, number, "empty_image", path=shown))
+                errors.append(problem(file, number, "empty_image", path=shown))
                 continue
             keep.append((path, number, rel, label))
         present[name] = keep
@@ -362,9 +356,9 @@ def _check_rejected_paths(
             fields = text.split("\t", 1) if fmt != "cls" or "\t" in text else text.rsplit(None, 1)
             rel = fields[0].strip()
             if os.path.isabs(rel):
-                warnings.append(_problem(file, number, "absolute_path", path=excerpt(rel)))
+                warnings.append(problem(file, number, "absolute_path", path=excerpt(rel)))
             if "\\" in rel:
-                errors.append(_problem(file, number, "backslash", path=excerpt(rel)))
+                errors.append(problem(file, number, "backslash", path=excerpt(rel)))
 
 
 def _area(polygon: Polygon) -> float:
@@ -380,9 +374,9 @@ def _check_polygons(
     width, height = size
     for index, polygon in enumerate(polygons, start=1):
         if _area(polygon) < 1.0:
-            errors.append(_problem(file, number, "det_degenerate", box=index))
+            errors.append(problem(file, number, "det_degenerate", box=index))
         elif any(not (0 <= x <= width and 0 <= y <= height) for x, y in polygon):
-            errors.append(_problem(file, number, "det_outside", box=index, width=width, height=height))
+            errors.append(problem(file, number, "det_outside", box=index, width=width, height=height))
 
 
 def _warnings(
@@ -397,7 +391,7 @@ def _warnings(
     for name, split in splits.items():
         count = len(split.records)
         if 0 < count < TINY_SPLIT:
-            warnings.append(_problem(root / f"{name}.txt", 0, "tiny_split", count=count, minimum=TINY_SPLIT))
+            warnings.append(problem(root / f"{name}.txt", 0, "tiny_split", count=count, minimum=TINY_SPLIT))
     if fmt != "cls" or not names:
         return
     histogram = Counter(label for split in splits.values() for label in split.labels)
@@ -406,13 +400,13 @@ def _warnings(
     for class_id, class_name in enumerate(names):
         if train.get(class_id, 0) == 0 and splits["train"].records:
             warnings.append(
-                _problem(root / "label.txt", id_lines.get(class_id, 0), "unused_class", name=class_name)
+                problem(root / "label.txt", id_lines.get(class_id, 0), "unused_class", name=class_name)
             )
     used = [n for n in train.values() if n > 0]
     if len(used) > 1 and max(used) / min(used) > IMBALANCE_RATIO:
         most, fewest = train.most_common()[0], min(train.items(), key=lambda kv: kv[1])
         warnings.append(
-            _problem(
+            problem(
                 root / "train.txt",
                 0,
                 "class_imbalance",
@@ -514,10 +508,10 @@ def _check_labels(
         for (number, _), label in zip(split.records, split.labels, strict=True):
             if fmt == "rec" and len(label) > max_text_length:
                 warnings.append(
-                    _problem(file, number, "text_too_long", length=len(label), limit=max_text_length)
+                    problem(file, number, "text_too_long", length=len(label), limit=max_text_length)
                 )
             elif fmt == "det" and not label:
-                warnings.append(_problem(file, number, "det_empty"))
+                warnings.append(problem(file, number, "det_empty"))
 
 
 def _check_images(
@@ -545,16 +539,16 @@ def _check_images(
             if isinstance(result, TooLarge):
                 size = f"{result.width}x{result.height}" if result.width else f"> {2 * MAX_PIXELS}"
                 errors.append(
-                    _problem(file, number, "image_too_large", path=excerpt(rel), size=size, limit=MAX_PIXELS)
+                    problem(file, number, "image_too_large", path=excerpt(rel), size=size, limit=MAX_PIXELS)
                 )
                 continue
             if isinstance(result, str):
-                errors.append(_problem(file, number, "bad_image", path=excerpt(rel), error=result))
+                errors.append(problem(file, number, "bad_image", path=excerpt(rel), error=result))
                 continue
             width, height, mode = result
             if min(width, height) < TINY_IMAGE:
                 warnings.append(
-                    _problem(
+                    problem(
                         file,
                         number,
                         "tiny_image",
@@ -566,7 +560,7 @@ def _check_images(
                 )
             if odd_gray and mode in GRAYSCALE_MODES:
                 warnings.append(
-                    _problem(
+                    problem(
                         file,
                         number,
                         "grayscale_image",
