@@ -126,7 +126,7 @@ def _rss() -> int:
     return int(psutil.Process().memory_info().rss)
 
 
-def _time_calls(call: Callable[[Any], Any], batch: Any, warmup: int, repeats: int) -> dict[str, float]:
+def time_calls(call: Callable[[Any], Any], batch: Any, warmup: int, repeats: int) -> dict[str, float]:
     for _ in range(warmup):
         call(batch)
     samples = []
@@ -141,7 +141,7 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _accelerator_name(paddle: Any, device: str) -> str | None:
+def accelerator_name(paddle: Any, device: str) -> str | None:
     if device != "gpu":
         return None
     try:
@@ -150,7 +150,7 @@ def _accelerator_name(paddle: Any, device: str) -> str | None:
         return None
 
 
-def _select_paths(options: CompareOptions) -> list[tuple[str, ComparePath, str | None]]:
+def select_paths(options: CompareOptions) -> list[tuple[str, ComparePath, str | None]]:
     """``(name, path, skip reason or None)`` in the guide's order."""
     chosen = []
     problems = []
@@ -191,7 +191,7 @@ def run_comparison(
     """Compare every path for one run and checkpoint; see the module docstring."""
     options = options or CompareOptions()
     report = progress or (lambda stage, name: None)
-    selected = _select_paths(options)  # a missing extra is bad input before any slow work
+    selected = select_paths(options)  # a missing extra is bad input before any slow work
     run_dir = resolve_run(str(ref), store)
     checkpoint = pick_checkpoint(run_dir, options.checkpoint)
     source = load_source(run_dir)
@@ -222,7 +222,7 @@ def paddle_on_cpu() -> Iterator[Any]:
 
 
 @dataclass
-class _Prepared:
+class Prepared:
     """The model in eval mode, its weights' load report and the one batch every path gets."""
 
     model: Any
@@ -326,7 +326,7 @@ def _compare(
 
 def _prepare(
     paddle: Any, run_dir: Path, source: RunSource, checkpoint: CheckpointInfo, options: CompareOptions
-) -> _Prepared:
+) -> Prepared:
     """Rebuild the model, load the checkpoint by name, switch to eval mode and take the batch."""
     from workbench.training.export import default_input_spec
 
@@ -349,7 +349,7 @@ def _prepare(
     )
     identity = preprocess_identity(source.cfg, source.config_dir)
     code = code_of(model, source.cfg, source.config_dir)
-    prepared = _Prepared(model, load, was_training, batch, spec, identity, charset, classifier, code)
+    prepared = Prepared(model, load, was_training, batch, spec, identity, charset, classifier, code)
     if options.precision:
         from workbench.inference.quantize import CALIBRATION_SAMPLES
 
@@ -367,7 +367,7 @@ def _reused_text(exported: ExportInfo) -> str:
     return t("inference.export.reused_no_because", reasons=reasons)
 
 
-def _export(paddle: Any, run_dir: Path, checkpoint: CheckpointInfo, prep: _Prepared) -> ExportInfo:
+def _export(paddle: Any, run_dir: Path, checkpoint: CheckpointInfo, prep: Prepared) -> ExportInfo:
     """Export the checkpoint (or reuse a verified export); a model that cannot be exported is bad input."""
     try:
         return export_checkpoint(prep.model, run_dir, checkpoint, prep.spec, prep.identity, paddle, prep.code)
@@ -382,7 +382,7 @@ def _export(paddle: Any, run_dir: Path, checkpoint: CheckpointInfo, prep: _Prepa
 
 
 def _measure_reference(
-    paddle: Any, prep: _Prepared, options: CompareOptions
+    paddle: Any, prep: Prepared, options: CompareOptions
 ) -> tuple[np.ndarray[Any, Any], dict[str, Any]]:
     """The reference output (dygraph, eval mode) and its document: shape, latency, decoded text."""
     batch, one = prep.batch, prep.batch[:1]
@@ -400,10 +400,10 @@ def _measure_reference(
         "repeatable": repeatable,
         "repeat_max_abs_diff": None if repeatable else float(np.abs(again - reference).max()),
         "output_shape": list(reference.shape),
-        "latency_ms": _time_calls(reference_call, batch, options.warmup, options.repeats)["median"],
+        "latency_ms": time_calls(reference_call, batch, options.warmup, options.repeats)["median"],
         "latency": {
-            "batch_1": _time_calls(reference_call, one, options.warmup, options.repeats),
-            f"batch_{len(batch)}": _time_calls(reference_call, batch, options.warmup, options.repeats),
+            "batch_1": time_calls(reference_call, one, options.warmup, options.repeats),
+            f"batch_{len(batch)}": time_calls(reference_call, batch, options.warmup, options.repeats),
         },
     }
     if prep.charset is not None and reference.ndim == 3:
@@ -418,7 +418,7 @@ def measure_path(
     path: ComparePath,
     skip: str | None,
     ctx: PathContext,
-    prep: _Prepared,
+    prep: Prepared,
     reference: np.ndarray[Any, Any],
     scale: float,
     options: CompareOptions,
@@ -454,8 +454,8 @@ def measure_path(
             output = runner.call(batch)
             doc["rss_delta_mib"] = round((_rss() - rss0) / 2**20, 2)
             latency = {
-                "batch_1": _time_calls(runner.call, one, options.warmup, options.repeats),
-                f"batch_{len(batch)}": _time_calls(runner.call, batch, options.warmup, options.repeats),
+                "batch_1": time_calls(runner.call, one, options.warmup, options.repeats),
+                f"batch_{len(batch)}": time_calls(runner.call, batch, options.warmup, options.repeats),
             }
         finally:
             if runner.close is not None:
@@ -490,7 +490,7 @@ def measure_path(
 
 
 def _pitfalls(
-    prep: _Prepared,
+    prep: Prepared,
     ctx: PathContext,
     checkpoint: CheckpointInfo,
     exported: ExportInfo,
@@ -567,7 +567,7 @@ def _matrix_rows(
             continue  # not measured here: no row
         rows.append(
             {
-                "hardware": hardware_label(doc["device"], _accelerator_name(paddle, doc["device"])),
+                "hardware": hardware_label(doc["device"], accelerator_name(paddle, doc["device"])),
                 "model": model_label,
                 "paddle_version": str(paddle.__version__),
                 "path": doc["name"],

@@ -50,18 +50,18 @@ from workbench.inference import findings as detect
 from workbench.inference.engine import (
     CompareOptions,
     CompareResult,
+    Prepared,
     Progress,
-    _accelerator_name,
-    _Prepared,
-    _select_paths,
-    _time_calls,
+    accelerator_name,
     measure_path,
     paddle_on_cpu,
     path_findings,
+    select_paths,
+    time_calls,
 )
 from workbench.inference.matrix import append_rows, hardware_label
 from workbench.inference.onnx_convert import CONVERT_TIMEOUT_S, ConversionFailed
-from workbench.inference.ops import _attrs, _each_op, _program, inventory
+from workbench.inference.ops import each_op, inventory, op_attrs, read_program
 from workbench.inference.paths import ComparePath, PathContext, PathSkipped, Runner, first_output, model_file
 from workbench.inference.source import (
     CompareInputError,
@@ -208,16 +208,16 @@ def program_inputs(program_file: Path) -> list[ProgramInput] | None:
     if program_file.suffix != ".json":
         return None
     try:
-        program = _program(program_file)
+        program = read_program(program_file)
     except ValueError as exc:
         raise CompareInputError(
             [t("inference.foreign.bad_program", path=str(program_file), error=str(exc))]
         ) from None
     out = []
-    for op in _each_op(program):
+    for op in each_op(program):
         if op.get("#") != "1.data":
             continue
-        attrs = _attrs(op)
+        attrs = op_attrs(op)
         shape = attrs.get("shape")
         out.append(
             ProgramInput(
@@ -416,7 +416,7 @@ def _run_reference(
     reference.doc.update(
         {
             "mode": "eval",
-            "latency": {f"batch_{len(batch)}": _time_calls(call, batch, options.warmup, options.repeats)},
+            "latency": {f"batch_{len(batch)}": time_calls(call, batch, options.warmup, options.repeats)},
         }
     )
 
@@ -460,7 +460,7 @@ def _select(options: ForeignOptions) -> list[tuple[str, ComparePath, str | None]
     """The registered paths that run an export (not ``dygraph_train``: there is no dygraph model)."""
     chosen: list[tuple[str, ComparePath, str | None]] = []
     named = set(options.paths or [])
-    for name, path, skip in _select_paths(CompareOptions(onnx=options.onnx, paths=options.paths)):
+    for name, path, skip in select_paths(CompareOptions(onnx=options.onnx, paths=options.paths)):
         if name == "dygraph_train":
             if name in named:
                 chosen.append((name, path, t("inference.foreign.no_dygraph")))
@@ -597,7 +597,7 @@ def _compare(
     expected = reference.output
     reference.doc["output_shape"] = list(expected.shape)
     scale = max(1.0, float(np.abs(expected).max())) if expected.size else 1.0
-    prep = _Prepared(
+    prep = Prepared(
         model=None,
         load=LoadReport(),
         was_training=False,
@@ -695,7 +695,7 @@ def _matrix_rows(
     """One matrix row per measured path, the model named ``export:<label>``."""
     return [
         {
-            "hardware": hardware_label(doc["device"], _accelerator_name(paddle, doc["device"])),
+            "hardware": hardware_label(doc["device"], accelerator_name(paddle, doc["device"])),
             "model": f"export:{export.label}",
             "paddle_version": str(paddle.__version__),
             "path": doc["name"],

@@ -99,7 +99,7 @@ def _walk(node: Any, counts: Counter[str]) -> None:
             _walk(value, counts)
 
 
-def _program(model_json: Path) -> Any:
+def read_program(model_json: Path) -> Any:
     try:
         doc = json.loads(model_json.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -112,26 +112,26 @@ def _program(model_json: Path) -> Any:
 def program_ops(model_json: Path) -> dict[str, int]:
     """Operator name → count in a PIR ``model.json``; ``ValueError`` when it is not one."""
     counts: Counter[str] = Counter()
-    _walk(_program(model_json), counts)
+    _walk(read_program(model_json), counts)
     return dict(counts)
 
 
-def _each_op(node: Any) -> Any:
+def each_op(node: Any) -> Any:
     """Every operator dict of a program, nested regions included."""
     if isinstance(node, dict):
         for op in node.get("ops", []) if isinstance(node.get("ops"), list) else []:
             if isinstance(op, dict):
                 yield op
-                yield from _each_op({k: v for k, v in op.items() if k != "ops"})
+                yield from each_op({k: v for k, v in op.items() if k != "ops"})
         for key, value in node.items():
             if key != "ops":
-                yield from _each_op(value)
+                yield from each_op(value)
     elif isinstance(node, list):
         for value in node:
-            yield from _each_op(value)
+            yield from each_op(value)
 
 
-def _attrs(op: dict[str, Any]) -> dict[str, Any]:
+def op_attrs(op: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for attr in op.get("A") or []:
         if isinstance(attr, dict) and isinstance(attr.get("AT"), dict):
@@ -145,12 +145,12 @@ def train_form_ops(program: Any) -> list[dict[str, str]]:
     ``batch_norm_train`` (batch statistics, not the running ones) or ``random``; ``where`` is the
     layer path it was traced in (``/`` for the top-level ``forward``)."""
     found = []
-    for op in _each_op(program):
+    for op in each_op(program):
         dialect, _, name = str(op.get("#", "")).partition(".")
         if dialect != "1":
             continue
         base = name.rstrip("_") if name not in RANDOM_OPS else name
-        attrs = _attrs(op)
+        attrs = op_attrs(op)
         where = str(attrs.get("struct_name") or "/")
         layer = where.strip("/").rsplit("/", 1)[-1]
         if base == "dropout" and "Dropout" not in layer:
@@ -201,7 +201,7 @@ def onnx_supported_ops() -> set[str] | None:
 
 def inventory(model_json: Path, paddle: Any) -> OpInventory:
     """The inventory of one export on this machine."""
-    program = _program(model_json)
+    program = read_program(model_json)
     counts: Counter[str] = Counter()
     _walk(program, counts)
     backends = kernel_backends(paddle)
