@@ -36,6 +36,7 @@ from workbench.screens.jobs import RunsAndJobs
 from workbench.screens.modes import ordered_modes
 from workbench.screens.signals import install_stop_signals
 from workbench.screens.typeahead import TypeAheadMixin
+from workbench.screens.textual_private import wrap_print_capture
 from workbench.screens.workers import Requests, worker_title
 from workbench.settings import WorkbenchSettings, resolve_settings
 from workbench.themes import load_theme_specs, resolve_theme_name, stylesheet_path
@@ -108,8 +109,7 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         # No colour: Textual's own handling turns colours into greys unless the theme is "ANSI"; asking
         # for ANSI colours makes it strip them instead, so the terminal's own colours show.
         super().__init__(driver_class=driver_class, ansi_color=True if settings.no_color else None)
-        for name, fd in (("_capture_stdout", 1), ("_capture_stderr", 2)):
-            setattr(self, name, _PrintCaptureWithDescriptor(getattr(self, name), fd))
+        wrap_print_capture(self, _PrintCaptureWithDescriptor)
         # Textual itself only looks at NO_COLOR; the setting may also come from our variable or file.
         self._no_color_filter = NoColor() if settings.no_color and not self.no_color else None
         self.no_color = self.no_color or settings.no_color

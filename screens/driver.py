@@ -13,6 +13,8 @@ from typing import Any, ClassVar
 
 from textual.drivers.linux_driver import LinuxDriver
 
+from workbench.screens.textual_private import set_driver_output
+
 
 def terminal_stream(fd: int) -> io.TextIOWrapper:
     """A text stream on ``fd`` that does not close it (the capture owns it)."""
@@ -28,7 +30,7 @@ class CapturedTerminalDriver(LinuxDriver):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         if self.terminal_fd is not None:
-            self._file = terminal_stream(self.terminal_fd)
+            set_driver_output(self, terminal_stream(self.terminal_fd))
 
     def _sigcont_application(self, *_: Any) -> None:
         """SIGCONT restarts application mode only after a SIGTSTP (ctrl+z) suspended it.

@@ -97,7 +97,7 @@ class EnvScreen(WorkbenchScreen):
         self._findings: dict[str, Finding] = {}
         self._facts = Facts()
         self._cancel = threading.Event()
-        self._running = False
+        self._check_running = False
         self._started = time.time()
         self._duration_s = 0.0
 
@@ -149,7 +149,7 @@ class EnvScreen(WorkbenchScreen):
         rule_id = self._selected_id()
         if rule_id is None:
             return
-        if self._running:
+        if self._check_running:
             self.notify(t("envscreen.busy"), severity="warning")
             return
         self._start([rule_id], full=False)
@@ -169,7 +169,7 @@ class EnvScreen(WorkbenchScreen):
         self._cancel.set()  # a previous run (if any) stops and kills its children
         self._cancel = threading.Event()
         request = self.wb.requests.new("envcheck")  # older runs' findings are dropped from now on
-        self._running = True
+        self._check_running = True
         self._started = time.time()
         if full:
             self._findings.clear()
@@ -216,7 +216,7 @@ class EnvScreen(WorkbenchScreen):
         table.update_cell(finding.id, "status", self._status_cell(finding.status))
         table.update_cell(finding.id, "summary", Text(finding.summary), update_width=True)
         pending = sum(1 for rule in self._rules if rule.id not in self._findings)
-        if self._running:
+        if self._check_running:
             self._set_status(t("envscreen.running", done=len(self._rules) - pending, total=len(self._rules)))
         if finding.id == self._selected_id():
             self._show_detail(finding.id)
@@ -224,7 +224,7 @@ class EnvScreen(WorkbenchScreen):
     @on(ChecksFinished)
     def _checks_finished(self, message: ChecksFinished) -> None:
         if self.wb.requests.is_current(message):
-            self._running = False
+            self._check_running = False
             self._duration_s = message.duration_s
             self._set_status(summary_line(self._report()))
 

@@ -38,6 +38,8 @@ from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 
+from workbench.screens.textual_private import binding_chain
+
 Typed = events.Key | events.Paste
 """What a user types: keys, and a bracketed paste (one event for the whole pasted text)."""
 
@@ -154,4 +156,4 @@ def _may_be_bound(screen: Screen[Any], event: Typed) -> bool:
     several of them can travel at once; a paste is never bound."""
     if isinstance(event, events.Paste):
         return False
-    return any(event.key in bindings.key_to_bindings for _, bindings in screen._binding_chain)
+    return any(event.key in bindings.key_to_bindings for _, bindings in binding_chain(screen))

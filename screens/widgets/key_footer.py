@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from textual.widgets import Footer
 
+from workbench.screens.textual_private import mark_footer_bindings_ready
+
 if TYPE_CHECKING:
     from textual.screen import Screen
 
@@ -49,7 +51,7 @@ class KeyFooter(Footer):
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         """One check per frame, however many signals arrived in it (Textual rebuilds on each)."""
-        self._bindings_ready = True
+        mark_footer_bindings_ready(self)
         if not screen.app.app_focus or not self.is_attached or screen is not self.screen:
             return
         if not self._check_pending:

@@ -99,7 +99,10 @@ async def test_copy_says_how_it_went_and_also_writes_the_file(tmp_path: Path) ->
     app = _app(tmp_path, probes, [_rule("check.p", "p")])
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _env_screen(pilot)
-        await _wait_for(pilot, lambda: not screen._running and "pass" in _status(screen, "check.p"))
+        await _wait_for(pilot, lambda: not screen._check_running and "pass" in _status(screen, "check.p"))
+        # The screen's own "check running" flag must not be Textual's message-pump state: a finished
+        # check leaves the mounted screen running (Textual prunes and idles only running pumps).
+        assert screen.is_running
         await pilot.press("c")
         await _wait_for(pilot, lambda: any((tmp_path / "reports").glob("env-check-*.md")))
         await _wait_for(pilot, lambda: any("OSC 52" in str(n.message) for n in app._notifications))
@@ -124,15 +127,15 @@ async def test_rerun_selected_runs_only_that_check_and_rerun_all_runs_everything
     app = _app(tmp_path, probes, [_rule("check.a", "a"), _rule("check.b", "b")])
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _env_screen(pilot)
-        await _wait_for(pilot, lambda: not screen._running and calls == {"a": 1, "b": 1})
+        await _wait_for(pilot, lambda: not screen._check_running and calls == {"a": 1, "b": 1})
         await pilot.press("down")  # select check.b
         await pilot.press("r")
-        await _wait_for(pilot, lambda: calls["b"] == 2 and not screen._running)
+        await _wait_for(pilot, lambda: calls["b"] == 2 and not screen._check_running)
         assert calls["a"] == 1
         table = screen.query_one(DataTable)
         await _wait_for(pilot, lambda: "b #2" in str(table.get_cell("check.b", "summary")))
         await pilot.press("R")  # shift+r
-        await _wait_for(pilot, lambda: calls == {"a": 2, "b": 3} and not screen._running)
+        await _wait_for(pilot, lambda: calls == {"a": 2, "b": 3} and not screen._check_running)
 
 
 async def test_a_crashing_probe_is_a_failed_row_and_the_app_keeps_running(tmp_path: Path) -> None:

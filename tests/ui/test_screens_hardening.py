@@ -55,7 +55,7 @@ async def test_env_screen_and_check_report_the_users_environment(
         await pilot.press("2")
         screen = app.screen
         assert isinstance(screen, EnvScreen)
-        await _wait_for(pilot, lambda: not screen._running and "environment" in screen._findings)
+        await _wait_for(pilot, lambda: not screen._check_running and "environment" in screen._findings)
         screen_vars = screen._facts.data("environment")["variables"]
         screen_summary = screen._findings["environment"].summary
     assert screen_vars == cli_vars

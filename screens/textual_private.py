@@ -1,0 +1,64 @@
+"""Every place the workbench touches a private Textual name, in one module.
+
+Textual's public API does not cover four things the workbench needs: the screen's binding chain (the
+type-ahead decides whether a key may be bound), the footer's "bindings are ready" flag (our footer
+rebuilds once per frame instead of once per signal), the app's print capture (``print`` from Paddle must
+reach our fd capture) and the Linux driver's output file and terminal size (the driver draws on a saved
+terminal fd while fds 1 and 2 are captured). Each is reached through a function here, and the classes
+that override a private hook name it in :data:`OVERRIDDEN_HOOKS`. ``tests/unit/test_textual_private.py``
+checks every name in :data:`PRIVATE_NAMES` and :data:`OVERRIDDEN_HOOKS` against the installed Textual, so
+an upgrade that renames one fails loudly there instead of silently here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, Final
+
+from textual.app import App
+from textual.binding import BindingsMap
+from textual.dom import DOMNode
+from textual.drivers.linux_driver import LinuxDriver
+from textual.screen import Screen
+from textual.widgets import Footer
+
+PRIVATE_NAMES: Final[tuple[tuple[type, str], ...]] = (
+    (Screen, "_binding_chain"),
+    (Footer, "_bindings_ready"),
+    (App, "_capture_stdout"),
+    (App, "_capture_stderr"),
+    (LinuxDriver, "_file"),
+)
+"""Private attributes read or written through this module: (the Textual class, the name)."""
+
+OVERRIDDEN_HOOKS: Final[tuple[tuple[str, str, str], ...]] = (
+    # PlanEditor: escape is a visible binding, not TextArea's own "focus next"
+    ("textual.widgets", "TextArea", "_on_key"),
+    # CapturedTerminalDriver: SIGCONT after a hang-up; the size of the saved terminal fd
+    ("textual.drivers.linux_driver", "LinuxDriver", "_sigcont_application"),
+    ("textual.drivers.linux_driver", "LinuxDriver", "_get_terminal_size"),
+)
+"""Private methods our subclasses override: (Textual module, class, method), as names so that this
+module does not import the text area on the start path."""
+
+
+def binding_chain(screen: Screen[Any]) -> Iterable[tuple[DOMNode, BindingsMap]]:
+    """The (node, bindings) pairs a key would be offered to, focused widget first."""
+    chain: Iterable[tuple[DOMNode, BindingsMap]] = screen._binding_chain
+    return chain
+
+
+def mark_footer_bindings_ready(footer: Footer) -> None:
+    """Tell Textual's footer its bindings are known (what ``Footer.bindings_changed`` itself sets)."""
+    footer._bindings_ready = True
+
+
+def wrap_print_capture(app: App[Any], wrap: Callable[[Any, int], Any]) -> None:
+    """Replace the app's stdout/stderr print captures with ``wrap(original, fd)``."""
+    app._capture_stdout = wrap(app._capture_stdout, 1)
+    app._capture_stderr = wrap(app._capture_stderr, 2)
+
+
+def set_driver_output(driver: LinuxDriver, stream: Any) -> None:
+    """Make the driver write its frames to ``stream`` instead of ``sys.__stderr__``."""
+    driver._file = stream
