@@ -25,6 +25,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Log, Static
 from textual.worker import Worker
 
+from workbench.attach.link import is_linked
 from workbench.compare_runs import aligned_x, batch_size
 from workbench.events import RunFailed
 from workbench.i18n import t
@@ -67,6 +68,11 @@ class MonitorScreen(JobControlScreen):
     MonitorScreen #monitor-log { height: 20%; min-height: 3; }
     """
 
+    AUTO_FOCUS = ""
+    """Nothing is focused on arrival: Textual would pick the first focusable widget, the chart grid or
+    the runs filter, even while hidden, and the keys typed next would land there instead of the
+    screen's bindings. Tab focuses what is on screen."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "stop", "ui.key.stop"),
         Binding("p", "pause", "ui.key.pause"),
@@ -107,6 +113,7 @@ class MonitorScreen(JobControlScreen):
         self._log_worker: Worker[None] | None = None
         self._eta = EtaClock()
         self._controls_for: tuple[object, ...] = ()
+        self._kit_log = False  # the followed run is a kit's log (``attach``): it has no system samples
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -136,6 +143,9 @@ class MonitorScreen(JobControlScreen):
         self.tick()
 
     def on_screen_resume(self) -> None:
+        # Textual's auto-focus (just before this) takes the first focusable widget, even one inside a
+        # pane hidden by the overview or the grid toggle.
+        self._keep_focus_visible()
         if self.is_mounted:
             self._timer.resume()
             self.tick()
@@ -152,6 +162,7 @@ class MonitorScreen(JobControlScreen):
         if cleared:
             self.notify(t("ui.overlay.cleared", count=cleared))
         self.job = job
+        self._kit_log = job is not None and is_linked(job.run_dir)
         self._seen_data = self._seen_view = ()
         self._log_tail = LogTail(job.log_path) if job is not None else None
         self._log_request = self.wb.requests.new("monitor-log")  # a read for the previous run is dropped
@@ -183,7 +194,9 @@ class MonitorScreen(JobControlScreen):
         if target is not self.job:
             self._follow(target)
         job = self.job
-        self.query_one(SystemPane).show_from(job.metrics if job else None, done=job is None or job.done)
+        self.query_one(SystemPane).show_from(
+            job.metrics if job else None, done=job is None or job.done, kit_log=self._kit_log
+        )
         if job is None:
             return
         last = job.metrics.last_step.get(0)
@@ -381,13 +394,33 @@ class MonitorScreen(JobControlScreen):
         self.set_class(self.grid_mode, "-grid")  # a short log under the grid
         if self.grid_mode:
             self.query_one("#monitor-side").display = False  # the chart titles carry the latest values
+        self._keep_focus_visible()
         self.tick()
+
+    def _keep_focus_visible(self) -> None:
+        """Blur a widget that a toggle just hid: keys typed next must reach the screen's bindings, not
+        a filter box or chart the user can no longer see."""
+        focused = self.focused
+        if focused is None:
+            return
+        for node in focused.ancestors_with_self:
+            if node is self:
+                return
+            if not node.display:
+                self.set_focus(None)
+                return
+
+    def _leave_overview(self) -> None:
+        """The curves (and the runs sidebar beside them) back in place of the overview."""
+        if self.query_one(OverviewPane).display:
+            self.action_overview()
 
     def action_overview(self) -> None:
         """v: the run overview (config, environment, summary, alerts) in place of the curves, and back."""
         pane = self.query_one(OverviewPane)
         pane.display = not pane.display
         self.query_one("#monitor-main").display = not pane.display
+        self._keep_focus_visible()
         pane.follow(self.job)
 
     def action_copy_config(self) -> None:
@@ -469,11 +502,14 @@ class MonitorScreen(JobControlScreen):
 
     def action_runs(self) -> None:
         """r: the runs sidebar (read afresh each time it opens), and away again."""
+        self._leave_overview()
         sidebar = self.query_one(RunsSidebar)
         sidebar.set_shown(not sidebar.display)
+        self._keep_focus_visible()
 
     def action_filter_runs(self) -> None:
         """/: the sidebar's filter (the sidebar opens first if it is hidden)."""
+        self._leave_overview()
         sidebar = self.query_one(RunsSidebar)
         if not sidebar.display:
             self.action_runs()

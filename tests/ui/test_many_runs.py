@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from tests.ui.waiting import wait_for
 from workbench.compare_runs import value_at
@@ -82,6 +82,44 @@ async def _overlay(pilot, screen: MonitorScreen, run_ids: list[str]) -> None:  #
 
 def _labels(screen: MonitorScreen) -> list[str]:
     return [s.label for s in screen.query_one("#monitor-plot", BraillePlot)._series]
+
+
+def _hidden_focus(screen: MonitorScreen) -> str | None:
+    """The focused widget when a hidden pane holds it (keys typed next would land there), else None."""
+    focused = screen.focused
+    if focused is None:
+        return None
+    for node in focused.ancestors_with_self:
+        if node is screen:
+            return None
+        if not node.display:
+            return f"{focused!r} inside hidden {node!r}"
+    return None
+
+
+async def test_keys_never_land_in_a_hidden_filter_or_chart_grid(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open(app, pilot)
+        assert _hidden_focus(screen) is None  # on arrival (Textual's auto-focus took the hidden grid)
+        await _show_sidebar(pilot, screen)
+        await pilot.press("slash", *"sw")  # the filter, shown and focused
+        assert screen.query_one("#runs-filter", Input).value == "sw"
+        await pilot.press("v")  # typed into the filter: it is a letter there, not the overview key
+        await pilot.press("escape", "v")  # back to the list, then the overview hides the sidebar
+        await wait_for(pilot, lambda: not screen.query_one("#monitor-main").display)
+        assert _hidden_focus(screen) is None
+        await pilot.press("slash")  # the filter again: the overview gives way, the filter is visible
+        await wait_for(pilot, lambda: screen.query_one("#monitor-main").display)
+        assert screen.focused is screen.query_one("#runs-filter") and _hidden_focus(screen) is None
+        await pilot.press("escape", "g", "tab", "g")  # the grid, focused, then hidden by g again
+        assert _hidden_focus(screen) is None
+        before = screen.query_one("#runs-filter", Input).value
+        await pilot.press("1", "4")  # away to another mode and back: still nothing hidden focused
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert _hidden_focus(screen) is None
+        await pilot.press("j", "k")
+        assert screen.query_one("#runs-filter", Input).value == before
 
 
 async def test_the_filter_narrows_the_list(make_app) -> None:  # type: ignore[no-untyped-def]
