@@ -31,11 +31,15 @@ def _number(value: float | None, digits: int = 0) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
-def system_renderable(latest: dict[str, float], *, done: bool) -> RenderableType:
-    """The pane's picture for the latest ``sys/...`` values of a run (``{}``: none yet)."""
+def system_renderable(latest: dict[str, float], *, done: bool, kit_log: bool = False) -> RenderableType:
+    """The pane's picture for the latest ``sys/...`` values of a run (``{}``: none yet).
+
+    A kit's log followed by ``attach`` never has samples (the workbench samples only the processes it
+    starts), so it says that instead of waiting for one or blaming the run's settings."""
     title = Text(t("ui.system.title") + "  ", style="bold")
     if not latest:
-        return Text.assemble(title, (t("ui.system.none" if done else "ui.system.waiting"), "dim"))
+        why = "ui.system.none_kit_log" if kit_log else "ui.system.none" if done else "ui.system.waiting"
+        return Text.assemble(title, (t(why), "dim"))
     head = Text.assemble(title)
     cpu = latest.get("sys/cpu_percent")
     if cpu is not None:
@@ -88,13 +92,13 @@ class SystemPane(Static):
         self.display = not self.display
         self._key = None  # drawn afresh when shown again
 
-    def show_from(self, store: MetricStore | None, *, done: bool) -> None:
+    def show_from(self, store: MetricStore | None, *, done: bool, kit_log: bool = False) -> None:
         """Draw the newest ``sys/...`` values of ``store`` when shown and a new sample arrived."""
         if not self.display:
             return
         names = [] if store is None else [n for n in store.names() if is_system_metric(n)]
         series = [store.series(n) for n in names] if store is not None else []
-        key = (id(store), done, tuple(names), tuple(len(s) if s is not None else 0 for s in series))
+        key = (id(store), done, kit_log, tuple(names), tuple(len(s) if s is not None else 0 for s in series))
         if key == self._key:
             return
         self._key = key
@@ -104,4 +108,4 @@ class SystemPane(Static):
             if last is not None:
                 latest[name] = last[1]
         self.latest = latest
-        self.update(system_renderable(latest, done=done))
+        self.update(system_renderable(latest, done=done, kit_log=kit_log))

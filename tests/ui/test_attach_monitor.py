@@ -16,6 +16,7 @@ from workbench.runs import RunStore
 from workbench.screens.dialogs import TrainConfigScreen
 from workbench.screens.monitor import MonitorScreen
 from workbench.screens.widgets.plot import BraillePlot
+from workbench.screens.widgets.system_pane import SystemPane
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "kit_logs"
 
@@ -51,6 +52,10 @@ async def test_a_growing_ocr_log_in_the_monitor_then_a_crash(make_app, tmp_path:
         await wait_for(pilot, lambda: [s.label for s in plot._series] == ["data_wait_ms"])
         assert len(plot._series[0].x) == 5
         assert screen.job.status == "running"
+        await pilot.press("y")  # the system pane: a kit's log has no samples, and it says why
+        pane = screen.query_one(SystemPane)
+        await wait_for(pilot, lambda: "kit's log" in str(pane.content))
+        assert "metrics.system" not in str(pane.content)
         _grow(
             log,
             [

@@ -12,6 +12,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "this run recorded no system metrics (metrics.system: false, or an older run)",
         "本次运行没有记录系统指标（metrics.system: false，或较早的运行）",
     ),
+    "ui.system.none_kit_log": (
+        "a kit's log carries no system metrics: the workbench samples only the runs it starts",
+        "套件日志不含系统指标：工作台只为它启动的运行采样",
+    ),
     "ui.system.col.gpu": ("GPU", "GPU"),
     "ui.system.col.util": ("util", "利用率"),
     "ui.system.col.memory": ("memory used / total", "显存 已用 / 总量"),
