@@ -35,8 +35,8 @@ from workbench.screens.inert import INERT_FILTER
 from workbench.screens.jobs import RunsAndJobs
 from workbench.screens.modes import ordered_modes
 from workbench.screens.signals import install_stop_signals
-from workbench.screens.typeahead import TypeAheadMixin
 from workbench.screens.textual_private import wrap_print_capture
+from workbench.screens.typeahead import TypeAheadMixin
 from workbench.screens.workers import Requests, worker_title
 from workbench.settings import WorkbenchSettings, resolve_settings
 from workbench.themes import load_theme_specs, resolve_theme_name, stylesheet_path

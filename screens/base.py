@@ -119,9 +119,26 @@ def help_rows(screen: Screen[Any]) -> tuple[list[tuple[str, str]], list[tuple[st
         display = app.get_key_display(binding)
         if display not in keys:
             keys.append(display)
+    for binding in _declared_bindings(screen):
+        # A screen key that the focused widget binds too (enter on the run table) still does the screen's
+        # action (the widget passes it on as a message): help lists it, though active_bindings does not.
+        text = translate_description(binding.description)
+        if text is None or (False, binding.action) in grouped or binding.action.startswith(("goto(", "app.goto(")):
+            continue
+        grouped[(False, binding.action)] = ([app.get_key_display(binding)], text)
     screen_rows = [(" / ".join(keys), text) for (is_app, _), (keys, text) in grouped.items() if not is_app]
     app_rows = [(" / ".join(keys), text) for (is_app, _), (keys, text) in grouped.items() if is_app]
     return screen_rows, app_rows
+
+
+def _declared_bindings(screen: Screen[Any]) -> list[Binding]:
+    """The bindings the screen's classes declare (``BINDINGS``), one per key, in declaration order."""
+    found: list[Binding] = []
+    for cls in type(screen).__mro__:
+        for item in vars(cls).get("BINDINGS", []):
+            binding = item if isinstance(item, Binding) else Binding(*item)
+            found.extend(dataclasses.replace(binding, key=key.strip()) for key in binding.key.split(","))
+    return found
 
 
 class LocalizedBindingsMixin:

@@ -50,7 +50,7 @@ from workbench.screens.widgets.overview import OverviewPane
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 from workbench.screens.widgets.runs_sidebar import RunsSidebar
 from workbench.screens.widgets.system_pane import SystemPane
-from workbench.screens.workers import LogTailRead
+from workbench.screens.workers import LogTailRead, RunsChanged
 
 PLOT_INTERVAL_S = 1.0
 GRID_LOW_BANDWIDTH_INTERVAL_S = 5.0
@@ -499,6 +499,13 @@ class MonitorScreen(JobControlScreen):
     @on(RunsSidebar.Changed)
     def _overlays_changed(self) -> None:
         self.tick()
+
+    @on(RunsChanged)
+    def _runs_changed(self) -> None:
+        """A run started or was attached in this app: the shown sidebar lists it at once."""
+        sidebar = self.query_one(RunsSidebar)
+        if sidebar.display:
+            sidebar.reload()
 
     def action_runs(self) -> None:
         """r: the runs sidebar (read afresh each time it opens), and away again."""

@@ -14,7 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
 from workbench.i18n import cell_width, pad, t
-from workbench.runs import RunBrief, RunStore, RunSummary, read_run_brief, tail_last_step
+from workbench.runs import RunBrief, RunStore, RunSummary, read_run_brief, with_live_step
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_duration, format_time, status_text
 from workbench.screens.inert import InertStatic, inert
@@ -51,13 +51,7 @@ RESUMABLE = ("cancelled", "interrupted", "failed")
 
 def list_runs(store: RunStore) -> list[RunSummary]:
     """The run list, with a live run's last step read from the end of its events (never lags)."""
-    runs = store.list()
-    for run in runs:
-        if run.status == "running":
-            step = tail_last_step(run.run_dir)
-            if step is not None and (run.last_step is None or step > run.last_step):
-                run.last_step = step
-    return runs
+    return [with_live_step(run) for run in store.list()]
 
 
 def path_text(
@@ -373,6 +367,8 @@ class RunsScreen(WorkbenchScreen):
         if run_id is not None:
             self._detail_for = None
             self._dataset_for = run_id  # a refresh of the list re-highlights the row: keep the report
+            # A large dataset takes seconds: say at once that the check runs (a live run included).
+            self.query_one("#run-detail-text", Static).update(t("dataset.panel.checking", run=run_id))
             self._check_dataset(run_id, self.wb.requests.new("run-detail"))
 
     @work(

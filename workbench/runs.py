@@ -716,9 +716,20 @@ class RunBrief:
     environment: dict[str, Any] = field(default_factory=dict)  # ``run.yaml``'s environment block
 
 
+def with_live_step(summary: RunSummary) -> RunSummary:
+    """``summary`` with a running run's last step read from the end of its events (never lags).
+
+    The run list and the run's detail pane both show it, so they agree on a live run's progress."""
+    if summary.status == "running":
+        step = tail_last_step(summary.run_dir)
+        if step is not None and (summary.last_step is None or step > summary.last_step):
+            summary.last_step = step
+    return summary
+
+
 def read_run_brief(run_dir: Path, tail_bytes: int = 256_000) -> RunBrief:
     """Like :func:`read_run`, but reads only the end of ``events.jsonl`` (cost flat in run length)."""
-    summary = summarize(run_dir)
+    summary = with_live_step(summarize(run_dir))
     path = run_dir / "events.jsonl"
     data = b""
     with contextlib.suppress(OSError), open(path, "rb") as fh:

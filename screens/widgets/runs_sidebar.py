@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from workbench.runner import Job
     from workbench.screens.app import WorkbenchApp
 
+REFRESH_S = 3.0
+"""How often the shown sidebar reads the workspace's runs again."""
 MAX_RUNS = 8
 """Runs on one set of axes, the followed one included: one theme colour each (``run-0`` … ``run-7``),
 and a legend and table that still read at 120 columns."""
@@ -117,6 +119,11 @@ class RunsSidebar(Vertical):
         yield Static(t("ui.runs_sidebar.loading"), id="runs-count", classes="dim")
         yield Static(t("ui.runs_sidebar.hint"), classes="dim")
 
+    def on_mount(self) -> None:
+        # While shown the list is read again every few seconds: a run that ended or started (here or in
+        # another process) shows its new status without reopening the sidebar.
+        self._refresh_timer = self.set_interval(REFRESH_S, self.reload, pause=True)
+
     def set_shown(self, shown: bool) -> None:
         """Show the sidebar (its runs read afresh, the list focused) or hide it."""
         self.display = shown
@@ -124,6 +131,9 @@ class RunsSidebar(Vertical):
         if shown:
             self.reload()
             self.query_one(RunList).focus()
+            self._refresh_timer.resume()
+        else:
+            self._refresh_timer.pause()
 
     # -- the list ---------------------------------------------------------------------------------
 

@@ -122,6 +122,32 @@ async def test_keys_never_land_in_a_hidden_filter_or_chart_grid(make_app) -> Non
         assert screen.query_one("#runs-filter", Input).value == before
 
 
+async def test_the_shown_sidebar_follows_runs_that_end_or_start(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open(app, pilot)
+        live = app.store.create("live", {"task": "image_classification"}, run_id="20260101-000009-live-0009")
+        live.emit(RunStarted(run_id=live.run_id, name="live", time=1_767_225_700.0))
+        await _show_sidebar_with(pilot, screen, len(RUNS) + 1)
+        status = {e.run_id: e.status for e in _sidebar(screen).entries}
+        assert status[live.run_id] == "running"
+        live.emit(RunFinished(step=3))  # it ends (in another process, say) while the sidebar is open
+        live.close()
+        newer = app.store.create("newer", {"task": "image_classification"}, run_id="20260101-000010-newer-0010")
+        newer.emit(RunStarted(run_id=newer.run_id, name="newer", time=1_767_225_800.0))
+        await wait_for(
+            pilot,
+            lambda: {e.run_id: e.status for e in _sidebar(screen).entries}.get(live.run_id) == "finished"
+            and newer.run_id in _listed(screen),
+        )
+        newer.close()
+
+
+async def _show_sidebar_with(pilot, screen: MonitorScreen, count: int) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press("r")
+    await wait_for(pilot, lambda: len(_listed(screen)) == count)
+
+
 async def test_the_filter_narrows_the_list(make_app) -> None:  # type: ignore[no-untyped-def]
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:

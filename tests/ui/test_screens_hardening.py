@@ -18,12 +18,12 @@ from tests.ui.waiting import wait_for as _wait_for
 from workbench.demo import start_demo_job
 from workbench.envcheck import DEFAULT_PROBES, RULES, ProbeContext, run_checks
 from workbench.runner import attach
-from workbench.runs import RunStore, summarize
+from workbench.runs import RunStore, read_run_brief, summarize
 from workbench.screens.dialogs import TrainConfigScreen, complete_path
 from workbench.screens.env import EnvChecks, EnvScreen
 from workbench.screens.jobs import stop_report
 from workbench.screens.monitor import MonitorScreen
-from workbench.screens.runs import RunsScreen, list_runs
+from workbench.screens.runs import RunsScreen, detail_text, list_runs
 from workbench.screens.widgets.plot import BraillePlot
 from workbench.screens.widgets.runs_sidebar import RunsSidebar
 
@@ -217,6 +217,9 @@ def test_live_run_last_step_is_read_from_the_events_tail(tmp_path: Path) -> None
     try:
         [run] = list_runs(store)
         assert run.status == "running" and run.last_step == 175
+        # the detail pane reads the same run through read_run_brief: it agrees with the list
+        assert read_run_brief(run.run_dir).summary.last_step == 175
+        assert "175" in detail_text(read_run_brief(run.run_dir))
     finally:
         handle.close()
 

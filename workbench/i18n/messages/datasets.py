@@ -353,6 +353,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{errors} errors, {warnings} warnings in {samples} samples",
         "{samples} 个样本中有 {errors} 处错误、{warnings} 条警告",
     ),
+    "dataset.panel.checking": (
+        "Checking the dataset of {run}… (the report replaces this line when it is done)",
+        "正在检查 {run} 的数据集…（完成后报告会替换这一行）",
+    ),
     "dataset.panel.no_data": (
         "this run names no dataset folder (its task takes no data)",
         "该运行没有数据集目录（其任务不读取数据）",
