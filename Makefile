@@ -23,6 +23,14 @@ $(VENV)/.installed-run: pyproject.toml setup.py | $(BIN)/python
 
 $(VENV)/.installed-test: pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install -q -e ".[test$(if $(PADDLE_EXTRA),$(comma)$(PADDLE_EXTRA),)]"
+	@# The browser test (tests/integration/test_web.py) drives Debian's Chromium; it skips, saying why, without it.
+	@if [ ! -x /usr/lib/chromium/chromium ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get install -y -q --no-install-recommends chromium \
+			|| (apt-get update -q && apt-get install -y -q --no-install-recommends chromium) \
+			|| echo "chromium not installed: the browser test will skip"; \
+		else echo "chromium not installed (needs root and apt-get): the browser test will skip"; fi; \
+	fi
 	touch $@ $(VENV)/.installed-run
 
 setup: $(VENV)/.installed-run

@@ -123,7 +123,11 @@ def help_rows(screen: Screen[Any]) -> tuple[list[tuple[str, str]], list[tuple[st
         # A screen key that the focused widget binds too (enter on the run table) still does the screen's
         # action (the widget passes it on as a message): help lists it, though active_bindings does not.
         text = translate_description(binding.description)
-        if text is None or (False, binding.action) in grouped or binding.action.startswith(("goto(", "app.goto(")):
+        if (
+            text is None
+            or (False, binding.action) in grouped
+            or binding.action.startswith(("goto(", "app.goto("))
+        ):
             continue
         grouped[(False, binding.action)] = ([app.get_key_display(binding)], text)
     screen_rows = [(" / ".join(keys), text) for (is_app, _), (keys, text) in grouped.items() if not is_app]

@@ -558,7 +558,8 @@ def test_serve_and_loadtest_reports_a_server_that_cannot_start(demo: Demo, tmp_p
 def _uvicorn(served: Any, **limits: Any) -> Iterator[tuple[int, Any]]:
     """The real server (uvicorn, the workbench's protocol and app) for ``served`` with ``limits`` on
     127.0.0.1, port 0, in a thread; stopped and joined on the way out."""
-    from workbench.serve.server import access_logger, bind, build_server, run_server
+    from workbench.serve.server import access_logger, build_server, run_server
+    from workbench.serve.sockets import bind
     from workbench.serve.telemetry import Telemetry
 
     options = served.options.model_copy(update=limits)

@@ -133,12 +133,16 @@ async def test_the_shown_sidebar_follows_runs_that_end_or_start(make_app) -> Non
         assert status[live.run_id] == "running"
         live.emit(RunFinished(step=3))  # it ends (in another process, say) while the sidebar is open
         live.close()
-        newer = app.store.create("newer", {"task": "image_classification"}, run_id="20260101-000010-newer-0010")
+        newer = app.store.create(
+            "newer", {"task": "image_classification"}, run_id="20260101-000010-newer-0010"
+        )
         newer.emit(RunStarted(run_id=newer.run_id, name="newer", time=1_767_225_800.0))
         await wait_for(
             pilot,
-            lambda: {e.run_id: e.status for e in _sidebar(screen).entries}.get(live.run_id) == "finished"
-            and newer.run_id in _listed(screen),
+            lambda: (
+                {e.run_id: e.status for e in _sidebar(screen).entries}.get(live.run_id) == "finished"
+                and newer.run_id in _listed(screen)
+            ),
         )
         newer.close()
 

@@ -51,7 +51,7 @@ def test_commands_come_from_one_ordered_table() -> None:
 
     root = build_cli()
     assert root.list_commands(click.Context(root)) == list(COMMANDS)
-    assert set(DESIGN_COMMANDS) | {"tui", "runs"} == set(COMMANDS)
+    assert set(DESIGN_COMMANDS) | {"tui", "runs", "web"} == set(COMMANDS)
     for name in COMMANDS:
         assert command_factory(name)().name == name
 

@@ -24,6 +24,7 @@ from workbench.settings_sources import user_config_path
 
 COMMANDS: dict[str, str] = {
     "tui": "workbench.cli.tui:tui_command",
+    "web": "workbench.cli.web:web_command",
     "validate": "workbench.cli.validate:validate_command",
     "check": "workbench.cli.check:check_command",
     "train": "workbench.cli.train:train_command",

@@ -113,8 +113,9 @@ def serve_command() -> click.Command:
             fail([t("serve.input.extra_missing", modules=", ".join(missing), fix=SERVE_FIX)])
         from workbench.serve.auth import TokenProblem, load_token
         from workbench.serve.preprocess import PreprocessMismatch
-        from workbench.serve.server import bind, is_loopback_host, open_state, served_url
+        from workbench.serve.server import open_state
         from workbench.serve.server import serve as run_server
+        from workbench.serve.sockets import bind, is_loopback_host, served_url
         from workbench.serve.source import ServeInputError, drift_messages, resolve_export
 
         options = ServeOptions(

@@ -40,7 +40,13 @@ class Token:
         scheme, _, given = header.partition(" ")
         if scheme.lower() != "bearer":
             return False
-        return hmac.compare_digest(given.strip().encode("utf-8"), self.value.encode("utf-8"))
+        return self.accepts(given.strip())
+
+    def accepts(self, given: str | None) -> bool:
+        """``given`` is this token itself (compared in constant time): a cookie's or a query's value."""
+        if not given:
+            return False
+        return hmac.compare_digest(given.encode("utf-8"), self.value.encode("utf-8"))
 
     def __repr__(self) -> str:  # never in a log or a traceback
         return f"Token(source={self.source!r})"
@@ -50,15 +56,24 @@ def token_path(workspace: Path) -> Path:
     return Path(workspace) / "serve" / "token"
 
 
-def load_token(workspace: Path, environ: dict[str, str] | None = None) -> tuple[Token, bool]:
-    """``(token, created)``: the environment's token, else the workspace file (made on first use)."""
+def load_token(
+    workspace: Path,
+    environ: dict[str, str] | None = None,
+    *,
+    path: Path | None = None,
+    env_name: str = TOKEN_ENV,
+) -> tuple[Token, bool]:
+    """``(token, created)``: the environment's token, else the workspace file (made on first use).
+
+    ``path`` and ``env_name`` name another token kept the same way (``web`` keeps its own, in
+    ``<workspace>/web/token`` and ``PADDLE_WORKBENCH_WEB_TOKEN``); the default is ``serve``'s."""
     env = os.environ if environ is None else environ
-    given = env.get(TOKEN_ENV, "").strip()
+    given = env.get(env_name, "").strip()
     if given:
         if len(given) < MIN_TOKEN_CHARS:
-            raise TokenProblem(t("serve.token.env_short", env=TOKEN_ENV, min=MIN_TOKEN_CHARS))
+            raise TokenProblem(t("serve.token.env_short", env=env_name, min=MIN_TOKEN_CHARS))
         return Token(given, "env"), False
-    path = token_path(workspace)
+    path = token_path(workspace) if path is None else path
     private_dir(path.parent, ours=True)  # 0700: the token's folder is nobody else's either
     created = False
     try:

@@ -30,7 +30,7 @@ import httpx
 
 from workbench.i18n import t
 from workbench.runs import RunStore, atomic_write_text
-from workbench.serve.server import is_loopback_host
+from workbench.serve.sockets import is_loopback_host
 
 
 class LoadtestInputError(Exception):

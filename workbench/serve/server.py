@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import os
 import signal
@@ -122,42 +121,6 @@ def open_state(export: ServedExport, token: Token, options: ServeOptions) -> Ser
         options=options,
         paddle_version=str(paddle.__version__),
         access_log=access_logger(export.log_dir),
-    )
-
-
-def bind(host: str, port: int) -> socket.socket:
-    """A listening socket on ``host:port`` (IPv6 when ``host`` is an IPv6 address).
-
-    It listens from here on, so a client that connects as soon as the URL is printed waits in the
-    backlog until uvicorn starts accepting instead of being refused.
-    """
-    try:
-        family = socket.AF_INET6 if ipaddress.ip_address(host).version == 6 else socket.AF_INET
-    except ValueError:
-        family = socket.AF_INET
-    # proto=IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets whose proto says TCP. Without
-    # it a kept-alive response waits for the client's delayed ACK (~40 ms per request on Linux).
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-        sock.listen(2048)  # connections wait in the backlog until uvicorn accepts: none is refused
-    except OSError:
-        sock.close()
-        raise
-    sock.set_inheritable(True)
-    return sock
-
-
-def is_loopback_host(host: str) -> bool:
-    """Every address ``host`` resolves to is a loopback address."""
-    try:
-        infos = socket.getaddrinfo(host, None)
-    except OSError:
-        return False
-    return bool(infos) and all(
-        ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_loopback for info in infos
     )
 
 
@@ -283,9 +246,3 @@ def serve(
     finally:
         state.predictor.close()
         close_logger(state.access_log)
-
-
-def served_url(sock: socket.socket) -> str:
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in str(host) else str(host)
-    return f"http://{shown}:{port}"
