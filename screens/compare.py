@@ -18,14 +18,16 @@ process, a bounded load test, SIGTERM), then shows throughput, p50/p90/p99 and t
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import DataTable, Header, Static
 from textual.worker import get_current_worker
 
@@ -43,6 +45,15 @@ from workbench.screens.workers import (
 
 _STATUS_STYLE = {"ok": "green", "exceeds": "bold red", "error": "bold red", "skipped": "grey50"}
 _BAR_WIDTH = 30
+_COLUMNS = ("path", "status", "diff", "cosine", "agree", "latency")
+"""The paths table's columns, left to right."""
+_PRIORITY = ("path", "status", "diff", "latency", "agree", "cosine")
+"""Which columns stay when the table is narrower than all of them: the path and its verdict first."""
+_SHORT_LABELS = {"diff": "ui.compare.col.diff_short", "latency": "ui.compare.col.latency_short"}
+_CELL_PADDING = 1
+"""DataTable's default: one cell each side of every column."""
+
+Cells = dict[str, "str | Text"]
 
 
 def bar(value: float, largest: float, width: int = _BAR_WIDTH) -> str:
@@ -93,6 +104,82 @@ def latency_distribution_text(histogram: list[tuple[float, float, int]]) -> Text
     return out
 
 
+def path_rows(doc: dict[str, Any]) -> list[tuple[str, Cells]]:
+    """The paths table's rows of a comparison document, the reference first: (row key, cells by column)."""
+    size = (doc.get("batch") or {}).get("size")
+
+    def latency_cell(latency: dict[str, Any]) -> str:
+        one = format_number((latency.get("batch_1") or {}).get("median"))
+        many = format_number((latency.get(f"batch_{size}") or {}).get("median"))
+        return f"{one} / {many}"
+
+    rows: list[tuple[str, Cells]] = []
+    reference = doc.get("reference") or {}
+    if reference:
+        name = str(reference.get("name", "dygraph_eval"))
+        cells: Cells = {"path": name, "status": Text(t("ui.compare.reference"), style="bold")}
+        cells.update(diff="-", cosine="-", agree="-", latency=latency_cell(reference.get("latency") or {}))
+        rows.append((name, cells))
+    for path in doc.get("paths", []):
+        status = path["status"]
+        label = "deliberate" if path.get("deliberate") and status == "exceeds" else status
+        style = "yellow" if label == "deliberate" else _STATUS_STYLE.get(status, "")
+        rows.append(
+            (
+                path["name"],
+                {
+                    "path": path["name"],
+                    "status": Text(t(f"inference.cli.status.{label}"), style=style),
+                    "diff": format_number(path.get("max_abs_diff")),
+                    "cosine": format_number(path.get("cosine"), ".6f"),
+                    "agree": format_number(path.get("string_agreement", path.get("top1_agreement")), ".0%"),
+                    "latency": latency_cell(path.get("latency") or {}),
+                },
+            )
+        )
+    return rows
+
+
+Column = tuple[str, str, int]
+"""One column of the paths table: key, label, width in cells (without the cell padding)."""
+
+
+def fit_columns(rows: list[tuple[str, Cells]], width: int) -> tuple[list[Column], list[str]]:
+    """The columns to show in ``width`` cells, left to right, and the labels of those left out.
+
+    Every column with its full label when they all fit; otherwise the short labels, and columns taken in
+    :data:`_PRIORITY` order while they fit (the path always), so the table never scrolls sideways.
+    """
+
+    def column(key: str, label: str) -> Column:
+        cells = [cell_width(str(cells[key])) for _, cells in rows]
+        return (key, label, max([cell_width(label), *cells]))
+
+    def needs(columns: list[Column]) -> int:
+        return sum(width + 2 * _CELL_PADDING for _, _, width in columns)
+
+    full = [column(key, t(f"inference.cli.col.{key}")) for key in _COLUMNS]
+    if needs(full) <= width:
+        return full, []
+    short = {key: column(key, t(_SHORT_LABELS.get(key, f"inference.cli.col.{key}"))) for key in _COLUMNS}
+    kept: list[Column] = []
+    for key in _PRIORITY:
+        if key == "path" or needs([*kept, short[key]]) <= width:
+            kept.append(short[key])
+    shown = [short[key] for key in _COLUMNS if short[key] in kept]
+    return shown, [label for key, label, _ in full if short[key] not in kept]
+
+
+class ResultsPane(VerticalScroll):
+    """The comparison's column: tells the screen when its size changed, so the paths table refits."""
+
+    class Resized(Message):
+        """The pane was laid out at a new size."""
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.post_message(self.Resized())
+
+
 class CompareScreen(WorkbenchScreen):
     """Pick a run's checkpoint, compare every path, read the differences and the pitfalls."""
 
@@ -104,11 +191,12 @@ class CompareScreen(WorkbenchScreen):
         Binding("r", "reload", "ui.key.refresh"),
     ]
     DEFAULT_CSS = """
-    CompareScreen #compare-left { width: 44; }
-    CompareScreen #checkpoints { height: 1fr; }
-    CompareScreen #paths { height: auto; max-height: 12; }
-    CompareScreen #compare-progress { height: auto; }
-    CompareScreen .compare-pane { height: auto; margin: 0 1 1 0; }
+    CompareScreen #checkpoints { height: auto; max-height: 35%; }
+    CompareScreen #compare-progress { height: auto; padding: 0 1; }
+    CompareScreen #compare-right { height: 1fr; scrollbar-gutter: stable; }
+    CompareScreen #paths { height: auto; }
+    CompareScreen #compare-hidden { height: auto; }
+    CompareScreen .compare-pane { height: auto; margin: 1 0 0 0; }
     """
 
     def __init__(self, result: dict[str, Any] | None = None) -> None:
@@ -116,29 +204,34 @@ class CompareScreen(WorkbenchScreen):
         self._initial = result
         self.result: dict[str, Any] | None = None
         self._targets: dict[str, tuple[str, int]] = {}
+        self._fitted_width: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal():
-            with Vertical(id="compare-left"):
-                yield DataTable(id="checkpoints", cursor_type="row", zebra_stripes=True)
-                yield Static(t("ui.compare.hint"), id="compare-progress", markup=False)
-            with VerticalScroll(id="compare-right"):
-                yield DataTable(id="paths", cursor_type="row")
-                yield Static(id="compare-serve", classes="compare-pane")
-                yield Static(id="compare-detail", classes="compare-pane")
-                yield Static(id="compare-findings", classes="compare-pane")
-                yield Static(id="compare-ops", classes="compare-pane")
-                yield Static(id="compare-matrix", classes="compare-pane")
+        checkpoints: DataTable[str] = DataTable(
+            id="checkpoints", cursor_type="row", zebra_stripes=True, classes="panel"
+        )
+        checkpoints.border_title = t("ui.compare.checkpoints")
+        yield checkpoints
+        yield Static(t("ui.compare.hint"), id="compare-progress", markup=False)
+        results = ResultsPane(id="compare-right", classes="panel")
+        results.border_title = t("ui.compare.results")
+        with results:
+            yield DataTable(id="paths", cursor_type="row", fixed_columns=1)
+            yield Static(id="compare-hidden", classes="dim", markup=False)
+            yield Static(id="compare-serve", classes="compare-pane")  # shown by the first load test
+            yield Static(id="compare-detail", classes="compare-pane")
+            yield Static(id="compare-findings", classes="compare-pane")
+            yield Static(id="compare-ops", classes="compare-pane")
+            yield Static(id="compare-matrix", classes="compare-pane")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         checkpoints = self.query_one("#checkpoints", DataTable)
         checkpoints.add_column(t("ui.compare.col.run"), key="run")
         checkpoints.add_column(t("ui.compare.col.step"), key="step")
-        paths = self.query_one("#paths", DataTable)
-        for key in ("path", "status", "diff", "cosine", "agree", "latency"):
-            paths.add_column(t(f"inference.cli.col.{key}"), key=key)
+        self.query_one("#compare-serve", Static).display = False
+        self.query_one("#compare-hidden", Static).display = False
         if self._initial is not None:
             self.show_result(self._initial)
         self.action_reload()
@@ -252,7 +345,7 @@ class CompareScreen(WorkbenchScreen):
     def action_loadtest(self) -> None:
         table = self.query_one("#checkpoints", DataTable)
         workspace = self._workspace()
-        pane = self.query_one("#compare-serve", Static)
+        pane = self._serve_pane()
         if table.row_count == 0 or workspace is None:
             pane.update(t("ui.compare.loadtest.none"))
             return
@@ -271,8 +364,22 @@ class CompareScreen(WorkbenchScreen):
         description="worker.loadtest",
     )
     def _loadtest(self, workspace: Path, run_dir: str) -> None:
-        from workbench.serve.loadtest import LoadtestInputError
-        from workbench.serve.session import serve_and_loadtest
+        from workbench.serve import SERVE_FIX, SERVE_MODULES, missing_modules
+
+        def extra_missing(modules: list[str]) -> None:
+            text = t("serve.input.extra_missing", modules=", ".join(modules), fix=SERVE_FIX)
+            self.post_message(LoadtestFinished(error=text))
+
+        missing = missing_modules(SERVE_MODULES)  # the serve command checks the same before it starts
+        if missing:
+            extra_missing(missing)
+            return
+        try:
+            from workbench.serve.loadtest import LoadtestInputError
+            from workbench.serve.session import serve_and_loadtest
+        except ImportError as exc:  # found but not importable: a broken or blocked install
+            extra_missing([exc.name or str(exc)])
+            return
 
         def progress(text: str) -> None:
             self.post_message(LoadtestProgressed(text=text))
@@ -286,14 +393,22 @@ class CompareScreen(WorkbenchScreen):
 
     @on(LoadtestProgressed)
     def _loadtest_progressed(self, message: LoadtestProgressed) -> None:
-        self.query_one("#compare-serve", Static).update(message.text)
+        self._serve_pane(message.text)
 
     @on(LoadtestFinished)
     def _loadtest_finished(self, message: LoadtestFinished) -> None:
         if message.doc is not None:
             self.show_loadtest(message.doc, message.histogram)
         else:
-            self.query_one("#compare-serve", Static).update(Text(message.error, style="bold red"))
+            self._serve_pane(Text(message.error, style="bold red"))
+
+    def _serve_pane(self, content: str | Text | None = None) -> Static:
+        """The load-test pane, shown once it has something to say (``content``, when given, replaces it)."""
+        pane = self.query_one("#compare-serve", Static)
+        if content is not None:
+            pane.update(content)
+        pane.display = True
+        return pane
 
     def show_loadtest(self, doc: dict[str, Any], histogram: list[tuple[float, float, int]]) -> None:
         """Render a load-test document (``loadtest --json``) and its latency distribution."""
@@ -322,32 +437,20 @@ class CompareScreen(WorkbenchScreen):
         report = (doc.get("reports") or {}).get("markdown")
         if report:
             out.append(t("ui.compare.loadtest.report", path=report), style="dim")
-        self.query_one("#compare-serve", Static).update(out)
+        self._serve_pane(out)
 
     # -- showing a result ------------------------------------------------------------------------------
 
     def show_result(self, doc: dict[str, Any]) -> None:
         """Render a comparison document (``CompareResult.to_dict()``)."""
         self.result = doc
-        size = (doc.get("batch") or {}).get("size")
-        table = self.query_one("#paths", DataTable)
-        table.clear()
-        for path in doc.get("paths", []):
-            status = path["status"]
-            label = "deliberate" if path.get("deliberate") and status == "exceeds" else status
-            style = "yellow" if label == "deliberate" else _STATUS_STYLE.get(status, "")
-            agree = path.get("string_agreement", path.get("top1_agreement"))
-            latency = path.get("latency") or {}
-            table.add_row(
-                path["name"],
-                Text(t(f"inference.cli.status.{label}"), style=style),
-                format_number(path.get("max_abs_diff")),
-                format_number(path.get("cosine"), ".6f"),
-                format_number(agree, ".0%"),
-                f"{format_number(latency.get('batch_1', {}).get('median'))} / "
-                f"{format_number(latency.get(f'batch_{size}', {}).get('median'))}",
-                key=path["name"],
-            )
+        step = (doc.get("checkpoint") or {}).get("step", "?")
+        size = (doc.get("batch") or {}).get("size", "?")
+        run = Path(str(doc.get("run_dir", "?"))).name
+        self.query_one("#compare-right", ResultsPane).border_title = t(
+            "ui.compare.results_of", run=run, step=step, size=size
+        )
+        self._fill_paths()
         verdict = t("inference.cli.summary_ok" if doc.get("ok") else "inference.cli.summary_fail")
         self.query_one("#compare-progress", Static).update(
             Text(verdict, style="green" if doc.get("ok") else "bold red")
@@ -357,6 +460,33 @@ class CompareScreen(WorkbenchScreen):
         self._show_matrix(doc)
         first = next((p for p in doc.get("paths", []) if p.get("histogram")), None)
         self._show_detail(first)
+
+    @on(ResultsPane.Resized)
+    def _results_resized(self, _message: ResultsPane.Resized) -> None:
+        width = self.query_one("#compare-right", ResultsPane).scrollable_content_region.width
+        if self.result is not None and width != self._fitted_width:
+            self._fill_paths()
+
+    def _fill_paths(self) -> None:
+        """The reference and every path, with the columns that fit the results pane's width."""
+        if self.result is None:
+            return
+        width = self.query_one("#compare-right", ResultsPane).scrollable_content_region.width
+        self._fitted_width = width
+        rows = path_rows(self.result)
+        shown, hidden = fit_columns(rows, width if width > 0 else sys.maxsize)
+        table = self.query_one("#paths", DataTable)
+        row = table.cursor_row
+        table.clear(columns=True)
+        for key, label, cells_wide in shown:  # widths given: the table's own measuring runs when idle
+            table.add_column(label, key=key, width=cells_wide)
+        for name, cells in rows:
+            table.add_row(*(cells[key] for key, _, _ in shown), key=name)
+        if 0 < row < table.row_count:
+            table.move_cursor(row=row)
+        note = self.query_one("#compare-hidden", Static)
+        note.update(t("ui.compare.hidden_columns", columns=", ".join(hidden)) if hidden else "")
+        note.display = bool(hidden)
 
     @on(DataTable.RowHighlighted, "#paths")
     def _path_highlighted(self, event: DataTable.RowHighlighted) -> None:

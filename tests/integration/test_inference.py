@@ -376,4 +376,4 @@ async def test_compare_screen_runs_a_real_comparison_on_its_worker(runs: Runs) -
             if screen.result is not None:
                 break
         assert screen.result is not None and screen.result["ok"]
-        assert screen.query_one("#paths", DataTable).row_count == len(screen.result["paths"])
+        assert screen.query_one("#paths", DataTable).row_count == len(screen.result["paths"]) + 1  # reference

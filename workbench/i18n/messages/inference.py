@@ -440,4 +440,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "matrix rows (hardware | model | Paddle | path | status | max diff | latency)",
         "矩阵行（硬件 | 模型 | Paddle | 路径 | 状态 | 最大差 | 延迟）",
     ),
+    "ui.compare.checkpoints": (
+        "checkpoints — enter or c compares, l serves and load-tests",
+        "检查点——enter 或 c 比较，l 服务压测",
+    ),
+    "ui.compare.results": ("results", "结果"),
+    "ui.compare.results_of": (
+        "comparison of {run} at step {step} (batch {size})",
+        "{run} 第 {step} 步的比较结果（批大小 {size}）",
+    ),
+    "ui.compare.reference": ("reference", "基准"),
+    "ui.compare.col.diff_short": ("max |Δ|", "最大差"),
+    "ui.compare.col.latency_short": ("ms 1/N", "耗时 ms"),
+    "ui.compare.hidden_columns": (
+        "not shown at this width: {columns} (widen the terminal, or read the report)",
+        "此宽度下未显示：{columns}（加宽终端，或查看报告）",
+    ),
 }
