@@ -60,6 +60,7 @@ test-fast: setup-test
 
 bench: setup-test
 	$(BIN)/python benchmarks/startup.py
+	$(BIN)/python benchmarks/key_latency.py  # keys and mode switches while a run trains, vs a bare Textual app
 	$(BIN)/python benchmarks/metrics.py
 	$(BIN)/python benchmarks/monitor_overhead.py --grid
 	$(BIN)/python benchmarks/system_sampler.py

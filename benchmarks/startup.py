@@ -1,7 +1,11 @@
 """Process start → first frame of the TUI, measured the way a user sees it (docs/architecture.md, "Budgets").
 
 Starts ``python -m workbench`` on a real pseudo-terminal, stops the clock when the header's title
-arrives on the terminal, then presses q. Prints every run and the median. Also times ``--help``.
+arrives on the terminal, then presses q. A bare Textual app (a header and a footer) is started the same
+way, alternating with the workbench, one of each per pair: the budget is the workbench's median at most
+1.3× the bare app's (docs/architecture.md, "Budgets"). Prints every start, the medians, the ratio of the
+medians and the median of the per-pair ratios (steadier on a shared machine), the load average before
+and after, and the time of ``--help``.
 
 Python's bytecode cache is on, as on a user's machine from the second start on (the first, unmeasured
 start writes it, even where the shell sets ``PYTHONDONTWRITEBYTECODE``). ``--against REV`` measures a git revision side by side, alternating one start of
@@ -76,6 +80,11 @@ def first_frame_seconds(tree: Path, workspace: Path | None, env: dict[str, str])
     return seen[0]
 
 
+def _load() -> str:
+    """The 1-minute load average (others share the machine: read the figures against it)."""
+    return f"{os.getloadavg()[0]:.2f}"
+
+
 def help_seconds(tree: Path, env: dict[str, str]) -> float:
     started = time.perf_counter()
     subprocess.run(
@@ -107,6 +116,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="?", type=int, default=7)
     parser.add_argument("--against", metavar="REV", help="also measure this git revision, alternating")
+    parser.add_argument(
+        "--tree",
+        metavar="DIR",
+        type=Path,
+        help="also measure the checkout in DIR (e.g. from `git archive REV | tar -x -C DIR`), alternating",
+    )
     args = parser.parse_args()
     env = dict(os.environ, TERM="xterm-256color", PADDLE_WORKBENCH_LANG="en")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -114,10 +129,16 @@ def main() -> None:
         trees = {"this tree": ROOT}
         if args.against:
             trees = {args.against: stack.enter_context(checkout(args.against)), **trees}
+        elif args.tree:
+            for name in ("screens", "themes"):  # as checkout() does
+                if (args.tree / name).is_dir() and not (args.tree / "workbench" / name).exists():
+                    (args.tree / "workbench" / name).symlink_to(Path("..") / name)
+            trees = {str(args.tree): args.tree.resolve(), **trees}
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         frames: dict[str, list[float]] = {name: [] for name in trees}
         helps: dict[str, list[float]] = {name: [] for name in trees}
         bare: list[float] = []
+        load_before = _load()
         first_frame_seconds(ROOT, None, env)
         for name, tree in trees.items():  # warm the OS file cache (and the bytecode cache) once
             first_frame_seconds(tree, tmp / name.replace(" ", "_"), env)
@@ -126,20 +147,23 @@ def main() -> None:
             for name, tree in trees.items():
                 frames[name].append(first_frame_seconds(tree, tmp / name.replace(" ", "_"), env))
                 helps[name].append(help_seconds(tree, env))
-    print(f"bytecode cache on; {args.runs} starts each, alternating")
+    print(f"bytecode cache on; {args.runs} starts each, alternating; load average {load_before} → {_load()}")
     bare_median = statistics.median(bare)
     print(f"{'bare Textual':>12}: start → first frame", " ".join(f"{s:.3f}" for s in bare))
     print(f"{'':>12}  median first frame {bare_median:.3f} s")
     for name in trees:
         frame, help_ = statistics.median(frames[name]), statistics.median(helps[name])
+        pairs = statistics.median(ours / theirs for ours, theirs in zip(frames[name], bare, strict=True))
         print(f"{name:>12}: start → first frame", " ".join(f"{s:.3f}" for s in frames[name]))
         print(
-            f"{'':>12}  median first frame {frame:.3f} s (budget 1.0 s → ratio {frame:.2f}), median --help {help_:.3f} s"
+            f"{'':>12}  median first frame {frame:.3f} s = {frame / bare_median:.2f}× bare "
+            f"(per-pair median {pairs:.2f}×; budget 1.30×), median --help {help_:.3f} s"
         )
-    if args.against:
+    if len(trees) == 2:
         before, after = (statistics.median(frames[n]) for n in trees)
         hb, ha = (statistics.median(helps[n]) for n in trees)
-        print(f"this tree / {args.against}: first frame {after / before:.2f}, --help {ha / hb:.2f}")
+        other = next(iter(trees))
+        print(f"this tree / {other}: first frame {after / before:.2f}, --help {ha / hb:.2f}")
 
 
 if __name__ == "__main__":

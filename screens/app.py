@@ -15,12 +15,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
-from textual import on
+from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.events import Resize
 from textual.filter import LineFilter, NoColor
+from textual.message import Message
 from textual.screen import Screen
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
@@ -39,7 +40,7 @@ from workbench.screens.textual_private import wrap_print_capture
 from workbench.screens.typeahead import TypeAheadMixin
 from workbench.screens.workers import Requests, worker_title
 from workbench.settings import WorkbenchSettings, resolve_settings
-from workbench.themes import load_theme_specs, resolve_theme_name, stylesheet_path
+from workbench.themes import read_theme_data, resolve_theme_name, stylesheet_path
 from workbench.themes.depth import ReducedColors
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -71,6 +72,15 @@ class _PrintCaptureWithDescriptor:
 
     def fileno(self) -> int:
         return self._fd
+
+
+class ThemesChecked(Message, bubble=False):
+    """The theme files validated (after the first frame): the names that passed, a line per file that did not."""
+
+    def __init__(self, valid: set[str], problems: list[str]) -> None:
+        super().__init__()
+        self.valid = valid
+        self.problems = problems
 
 
 class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
@@ -142,21 +152,57 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         self._requested_theme = settings.theme
         self._too_small_shown = False
         self._preview_depth = ReducedColors(preview_colors) if preview_colors else None
+        self._register_themes()  # before the stylesheet is first read: no second parse for the theme
 
     # -- set-up ----------------------------------------------------------------------------------
 
     def _register_themes(self) -> None:
-        specs, self.theme_problems = load_theme_specs()
-        for spec in specs:
-            self.register_theme(Theme(**spec.model_dump()))
+        """The bundled themes as read, so the first frame has its colours; :meth:`_check_themes`
+        validates them with pydantic once the frame is out, and reports (and leaves) one that fails."""
+        for data in read_theme_data():
+            try:
+                self.register_theme(Theme(**data))
+            except (TypeError, ValueError):
+                continue  # an unknown or missing field: the check reports it
         wanted = resolve_theme_name(self._requested_theme)
         if wanted not in self.available_themes:
             self.theme_problems.append(t("ui.theme.unknown", name=str(self._requested_theme)))
             wanted = resolve_theme_name(None)
-        self.theme = wanted
+        if wanted in self.available_themes:
+            self.theme = wanted
+            self.stylesheet.set_variables(self.get_css_variables())
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="modes", description="worker.modes")
+    def _import_mode_screens(self) -> None:
+        """Import every mode's screen code after the first frame, off the UI thread: the first switch
+        to a mode then only builds its screen (which Textual keeps for every later switch)."""
+        import importlib
+
+        for _name, spec in self.modes:
+            importlib.import_module(spec.factory.partition(":")[0])
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="themes", description="worker.themes")
+    def _check_themes(self) -> None:
+        from workbench.themes import load_theme_specs
+
+        specs, problems = load_theme_specs()
+        self.post_message(ThemesChecked({spec.name for spec in specs}, problems))
+
+    def on_themes_checked(self, message: ThemesChecked) -> None:
+        for name in [name for name in self.available_themes if name.startswith("workbench-")]:
+            if name not in message.valid:
+                if self.theme == name:
+                    self.theme = (
+                        resolve_theme_name(None)
+                        if resolve_theme_name(None) in message.valid
+                        else "textual-dark"
+                    )
+                self.unregister_theme(name)
+        self.theme_problems.extend(message.problems)
+        for problem in message.problems:
+            self.notify(problem, severity="warning")
 
     def on_mount(self) -> None:
-        self._register_themes()
         self.title = t("app.title")
         self.update_subtitle()
         for problem in self.theme_problems:
@@ -169,10 +215,14 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
             self.call_after_refresh(self.switch_mode, "plan")
         if self.handle_stop_signals:
             install_stop_signals(self.stop_for_signal)
+        # Both after the first frame: pydantic's import and Paddle's (whose shared library loads with
+        # the GIL held for long stretches) would otherwise hold it back.
+        self.call_after_refresh(self._check_themes)
+        self.call_after_refresh(self._import_mode_screens)
         if self.preload_paddle:
             self.paddle_state = "loading"
             self.update_subtitle()
-            self._load_paddle()
+            self.call_after_refresh(self._load_paddle)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """Our semantic variables (``panel-border``…) before a workbench theme is applied, so the

@@ -29,12 +29,12 @@ def _actions(app: Any) -> list[tuple[str, str, Callable[[], Any]]]:
         (
             t("ui.cmd.demo"),
             t("ui.cmd.demo.help"),
-            lambda: app.start_job(partial(start_demo_job, fail_at=None)),
+            lambda: app.start_job_in_worker(partial(start_demo_job, fail_at=None)),
         ),
         (
             t("ui.cmd.demo_fail"),
             t("ui.cmd.demo_fail.help"),
-            lambda: app.start_job(partial(start_demo_job, fail_at=DEMO_FAIL_AT)),
+            lambda: app.start_job_in_worker(partial(start_demo_job, fail_at=DEMO_FAIL_AT)),
         ),
         (t("ui.cmd.help"), t("ui.cmd.help.help"), app.action_help),
     ]

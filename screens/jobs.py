@@ -7,6 +7,7 @@ thread. Stale answers are dropped by :class:`~workbench.screens.workers.Requests
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,12 +29,14 @@ from workbench.screens.workers import (
 )
 
 if TYPE_CHECKING:
+    from workbench.notify import Notifier
     from workbench.runs import RunStore
 
 MAX_ATTACHED = 4  # past / external runs kept in memory for quick reopening
 # A stopping run finishes its step and writes a checkpoint first; quitting waits at most this long, then
 # ends what is left of a launched job at once (an in-process run ends with the process).
 QUIT_WAIT_S = 15.0
+ALERT_POLL_S = 0.5  # how often a followed run's new lifecycle events are looked at for alerts
 
 
 def stop_report(job: Job) -> list[str]:
@@ -78,6 +81,7 @@ class RunsAndJobs:
     stop_reports: list[str]
     paddle_state: str
     paddle_version: str
+    _alert_notifier: Notifier | None = None
 
     # -- following runs --------------------------------------------------------------------------
 
@@ -110,6 +114,8 @@ class RunsAndJobs:
             job.detach()  # the user opened something else meanwhile
             return
         self._attached[job.run_id] = job
+        if job.kind == "attached" and not job.done:  # another process's run, still being written
+            self.watch_for_alerts(job, skip=len(job.lifecycle))  # its history is not news
         while len(self._attached) > MAX_ATTACHED:  # keep a few recent ones; stop following the rest
             oldest = next(iter(self._attached))
             if self._attached[oldest] is self.monitor_target:
@@ -127,17 +133,71 @@ class RunsAndJobs:
         """Start a job through the engine (``job_factory(store) -> Job``) and follow it."""
         job: Job = job_factory(self.store)
         self.live_jobs[job.run_id] = job
+        self.watch_for_alerts(job)
         app: Any = self
         app.post_message(RunsChanged())
         if open_monitor:
             self.open_in_monitor(job)
         return job
 
+    def start_job_in_worker(self, job_factory: Any) -> None:
+        """:meth:`start_job` for a key or a palette entry: the factory creates the run's folder and
+        fsyncs its first files, so it runs on a thread worker; the job is followed once it exists."""
+        self._create_job(job_factory, self.requests.new("start-job"))
+
+    @work(thread=True, exit_on_error=False, group="start-job", description="worker.train")
+    def _create_job(self, job_factory: Any, request: int) -> None:
+        app: Any = self
+        app.post_message(TrainingStarted(job=job_factory(self.store), request=request))
+
     def on_runs_changed(self, message: RunsChanged) -> None:
         """Tell the visible screen (the run list re-reads; others ignore it)."""
         app: Any = self
         if app.screen_stack:  # not while starting up or shutting down
             app.screen.post_message(RunsChanged())
+
+    # -- alerts outside the TUI -------------------------------------------------------------------
+
+    def alert_notifier(self) -> Notifier:
+        """The bell / notification / ``on_alert`` hook of the user's settings (``workbench.notify``)."""
+        if self._alert_notifier is None:
+            from workbench.notify import Notifier
+
+            app: Any = self
+            self._alert_notifier = Notifier.from_settings(
+                app.settings, on_hook_failure=lambda text: app.notify(text, severity="warning", timeout=10)
+            )
+        return self._alert_notifier
+
+    def watch_for_alerts(self, job: Job, skip: int = 0) -> None:
+        """Ring (and notify, and run the hook) when ``job`` finishes, fails or raises a NaN / hang alert;
+        its first ``skip`` lifecycle events are not looked at."""
+        if self.alert_notifier().active:
+            self._watch_alerts(job, skip)
+
+    @work(exit_on_error=False, group="alerts", description="worker.alerts")
+    async def _watch_alerts(self, job: Job, skip: int) -> None:
+        """Look at ``job``'s new lifecycle events every :data:`ALERT_POLL_S` on the UI loop (a list
+        slice: no thread, no I/O) until it ends or is no longer followed."""
+        from workbench.notify import alert_for
+        from workbench.screens.textual_private import write_to_terminal
+
+        app: Any = self
+        index = skip
+        while True:
+            events = job.lifecycle[index:]
+            index += len(events)
+            for event in events:
+                if getattr(job, "interrupted", False):
+                    break  # its writer was gone (maybe long before): the run list says so, no ring
+                alert = alert_for(event, run_id=job.run_id, name=job.name, run_dir=str(job.run_dir))
+                text = self.alert_notifier().handle(alert) if alert is not None else ""
+                if text:
+                    write_to_terminal(app, text)
+            followed = self.live_jobs.get(job.run_id) is job or self._attached.get(job.run_id) is job
+            if (job.done and index >= len(job.lifecycle)) or not followed:
+                return
+            await asyncio.sleep(ALERT_POLL_S)
 
     # -- kits' logs ------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -28,7 +28,9 @@ from workbench.screens.workers import (
     RunsListed,
     VerifyDone,
 )
-from workbench.verify.path import PathStep, checklist_text, next_step, path_steps
+
+if TYPE_CHECKING:  # the checklist's code (and pydantic, through it) loads in the workers that read it
+    from workbench.verify.path import PathStep
 
 REFRESH_S = 2.0
 COMPACT_BELOW = 30
@@ -62,6 +64,8 @@ def path_text(
     ``compact`` (a short terminal): one line of step states, then the next step — two lines in all.
     Lines never wrap; a long evidence is cut with an ellipsis at the screen's edge.
     """
+    from workbench.verify.path import next_step
+
     out = Text(no_wrap=True, overflow="ellipsis")
     first = next_step(steps)
     if compact:
@@ -223,7 +227,9 @@ class RunsScreen(WorkbenchScreen):
     # -- the list --------------------------------------------------------------------------------
 
     def refresh_runs(self) -> None:
-        self._list_runs(self.wb.requests.new("runs-list"))
+        # Read after the next frame: the reading thread competes for the GIL, and the app's first
+        # frame (this is its home screen) must not wait for it.
+        self.call_after_refresh(lambda: self._list_runs(self.wb.requests.new("runs-list")))
 
     @on(RunsChanged)
     def _runs_changed(self, message: RunsChanged) -> None:
@@ -233,10 +239,12 @@ class RunsScreen(WorkbenchScreen):
     # -- the path dashboard ----------------------------------------------------------------------
 
     def refresh_path(self) -> None:
-        self._read_path(self.wb.requests.new("path"))
+        self.call_after_refresh(lambda: self._read_path(self.wb.requests.new("path")))  # as refresh_runs
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="path", description="worker.path")
     def _read_path(self, request: int) -> None:
+        from workbench.verify.path import path_steps
+
         self.post_message(PathRead(steps=path_steps(self.wb.workspace), request=request))
 
     @on(PathRead)
@@ -268,6 +276,7 @@ class RunsScreen(WorkbenchScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="verify", description="worker.verify")
     def _verify(self, request: int) -> None:
         from workbench.verify import collect, write_report
+        from workbench.verify.path import checklist_text
 
         result = collect(self.wb.workspace, deep=True)
         path = write_report(result)
@@ -461,11 +470,11 @@ class RunsScreen(WorkbenchScreen):
     def action_demo(self) -> None:
         from workbench.demo import start_demo_job
 
-        self.wb.start_job(start_demo_job)
+        self.wb.start_job_in_worker(start_demo_job)
 
     def action_demo_fail(self) -> None:
         from functools import partial
 
         from workbench.demo import DEMO_FAIL_AT, start_demo_job
 
-        self.wb.start_job(partial(start_demo_job, fail_at=DEMO_FAIL_AT))
+        self.wb.start_job_in_worker(partial(start_demo_job, fail_at=DEMO_FAIL_AT))

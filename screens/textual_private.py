@@ -1,10 +1,11 @@
 """Every place the workbench touches a private Textual name, in one module.
 
-Textual's public API does not cover four things the workbench needs: the screen's binding chain (the
+Textual's public API does not cover five things the workbench needs: the screen's binding chain (the
 type-ahead decides whether a key may be bound), the footer's "bindings are ready" flag (our footer
 rebuilds once per frame instead of once per signal), the app's print capture (``print`` from Paddle must
 reach our fd capture) and the Linux driver's output file and terminal size (the driver draws on a saved
-terminal fd while fds 1 and 2 are captured). Each is reached through a function here, and the classes
+terminal fd while fds 1 and 2 are captured), and the app's driver (a bell or a notification escape
+written in order with the frames, :func:`write_to_terminal`). Each is reached through a function here, and the classes
 that override a private hook name it in :data:`OVERRIDDEN_HOOKS`. ``tests/unit/test_textual_private.py``
 checks every name in :data:`PRIVATE_NAMES` and :data:`OVERRIDDEN_HOOKS` against the installed Textual, so
 an upgrade that renames one fails loudly there instead of silently here.
@@ -28,6 +29,7 @@ PRIVATE_NAMES: Final[tuple[tuple[type, str], ...]] = (
     (App, "_capture_stdout"),
     (App, "_capture_stderr"),
     (LinuxDriver, "_file"),
+    (App, "_driver"),
 )
 """Private attributes read or written through this module: (the Textual class, the name)."""
 
@@ -62,3 +64,16 @@ def wrap_print_capture(app: App[Any], wrap: Callable[[Any, int], Any]) -> None:
 def set_driver_output(driver: LinuxDriver, stream: Any) -> None:
     """Make the driver write its frames to ``stream`` instead of ``sys.__stderr__``."""
     driver._file = stream
+
+
+def write_to_terminal(app: App[Any], text: str) -> bool:
+    """Write ``text`` (a bell, a notification escape) to the terminal the app draws on, in order with its
+    frames (the driver's writer); ``False`` when there is none: headless, not started, or stopped."""
+    driver = app._driver
+    if driver is None or app.is_headless:
+        return False
+    try:
+        driver.write(text)
+    except (AssertionError, AttributeError):  # the driver is out of application mode (suspended, exiting)
+        return False
+    return True

@@ -25,7 +25,6 @@ import contextlib
 import json
 import os
 import re
-import secrets
 import threading
 import time
 from collections import deque
@@ -34,11 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-import psutil
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-from workbench.config.problems import problem_text
 from workbench.events import (
     TERMINAL_TYPES,
     Event,
@@ -55,8 +49,9 @@ from workbench.permissions import PRIVATE_DIR, open_private, private_dir
 from workbench.permissions import tighten as tighten  # re-exported: its writers import it from here
 from workbench.settings_sources import DEFAULT_WORKSPACE, raw_setting
 
-if TYPE_CHECKING:  # numpy: the run list and the CLI start without it
+if TYPE_CHECKING:  # numpy, pydantic, yaml: the run list and the TUI's first frame start without them
     from workbench.metric_store import MetricStore
+    from workbench.run_state import RunState
 
 FLUSH_INTERVAL_S = 0.5
 
@@ -389,6 +384,8 @@ class RunRecord:
 
 def process_start_time(pid: int) -> float | None:
     """When process ``pid`` started (``None`` if it is gone); tells a live writer from a reused pid."""
+    import psutil
+
     try:
         return float(psutil.Process(pid).create_time())
     except (psutil.Error, ValueError):
@@ -431,6 +428,8 @@ class RunStore:
     # -- creating ---------------------------------------------------------------------------------
 
     def new_run_id(self, name: str) -> str:
+        import secrets  # hashlib and OpenSSL: not for the run list
+
         stamp = time.strftime("%Y%m%d-%H%M%S")
         return f"{stamp}-{slug(name)}-{secrets.token_hex(2)}"
 
@@ -455,6 +454,8 @@ class RunStore:
         doc = {"run_id": run_id, "name": name, "kind": kind, "config": dict(config or {})}
         if fingerprint:
             doc["environment"] = dict(fingerprint)
+        import yaml
+
         atomic_write_text(run_dir / "run.yaml", yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
         handle = RunHandle(run_dir=run_dir, run_id=run_id, writer=EventWriter(run_dir / "events.jsonl"))
         handle.state.update(
@@ -517,30 +518,11 @@ MAX_STATE_BYTES = 1024 * 1024
 """``state.json`` is a few hundred bytes; a bigger one is not ours (read as damaged, not parsed)."""
 MAX_RUN_YAML_BYTES = 16 * 1024 * 1024
 """``run.yaml`` holds a config (bounded at 2 MB when loaded) and a fingerprint; bigger is not read."""
-_LAST_TIMESTAMP = 253402300799.0  # 9999-12-31: what time.localtime can still format
 
 
 def is_run_dir(path: Path) -> bool:
     """A folder with any of a run's files: ``run.yaml`` may be lost while checkpoints survive."""
     return path.is_dir() and any((path / marker).exists() for marker in RUN_MARKERS)
-
-
-class RunState(BaseModel):
-    """``state.json`` as readers trust it: each field checked on its own, a bad one dropped (see
-    :func:`read_state`), unknown fields kept for forward compatibility."""
-
-    model_config = ConfigDict(extra="allow", allow_inf_nan=False)
-
-    status: str | None = Field(default=None, pattern=r"^(running|finished|failed|cancelled|interrupted)$")
-    name: str | None = None
-    kind: str | None = None
-    started: float | None = Field(default=None, ge=0, le=_LAST_TIMESTAMP)
-    ended: float | None = Field(default=None, ge=0, le=_LAST_TIMESTAMP)
-    updated: float | None = Field(default=None, ge=0, le=_LAST_TIMESTAMP)
-    last_step: int | None = Field(default=None, ge=-1)
-    pid: int | None = Field(default=None, ge=0)
-    pid_started: float | None = Field(default=None, ge=0, le=_LAST_TIMESTAMP)
-    error: str | None = None
 
 
 def read_state(run_dir: Path) -> tuple[RunState, list[str]]:
@@ -549,6 +531,11 @@ def read_state(run_dir: Path) -> tuple[RunState, list[str]]:
     One bad field (``"started": "yesterday"``, ``1e308``) must not hide the rest of the run, and one bad
     folder must never break a listing: nothing here raises.
     """
+    from pydantic import ValidationError
+
+    from workbench.config.problems import problem_text
+    from workbench.run_state import RunState
+
     path = run_dir / "state.json"
     try:
         if path.stat().st_size > MAX_STATE_BYTES:
@@ -613,6 +600,8 @@ def summarize(run_dir: Path) -> RunSummary:
 
 def read_run_doc(run_dir: Path) -> dict[str, Any]:
     """``run.yaml`` as a mapping (empty when missing, unreadable or over :data:`MAX_RUN_YAML_BYTES`)."""
+    import yaml
+
     path = run_dir / "run.yaml"
     try:
         if not path.is_file() or path.stat().st_size > MAX_RUN_YAML_BYTES:
@@ -651,6 +640,8 @@ def add_run_config(run_dir: Path, extra: Mapping[str, Any]) -> list[str]:
     clashes = sorted(str(k) for k, v in extra.items() if k in own and own[k] != v)
     added = {k: v for k, v in extra.items() if k not in own}
     if added and doc:
+        import yaml
+
         doc["config"] = {**own, **added}
         text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
         atomic_write_text(run_dir / "run.yaml", text)

@@ -23,7 +23,17 @@ DEFAULT_WORKSPACE = Path(".paddle-workbench")
 ENV_PREFIX = "PADDLE_WORKBENCH_"
 CONFIG_ENV = "PADDLE_WORKBENCH_CONFIG"
 """Names the user config file explicitly (tests point it into tmp)."""
-SETTING_KEYS: tuple[str, ...] = ("workspace", "lang", "theme", "low_bandwidth", "plain", "no_color")
+SETTING_KEYS: tuple[str, ...] = (
+    "workspace",
+    "lang",
+    "theme",
+    "low_bandwidth",
+    "plain",
+    "no_color",
+    "bell",
+    "notify",
+    "on_alert",
+)
 """The fields of ``WorkbenchSettings`` (a test keeps the two in step)."""
 
 

@@ -18,18 +18,35 @@ from workbench.screens.runs import RunsScreen
 
 
 async def test_starts_on_runs_and_switches_every_mode(make_app) -> None:  # type: ignore[no-untyped-def]
+    """Each mode's screen is built on its first visit and reused on every later one (a switch never
+    waits for a screen to be composed again)."""
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         assert isinstance(app.screen, RunsScreen)
         assert "ws" in app.sub_title
-        for index, (mode, _spec) in enumerate(ordered_modes(), start=1):
-            await pilot.press(str(index))
-            await _wait_for(pilot, lambda mode=mode: app.current_mode == mode)
+        built: dict[str, object] = {}
+        for _turn in range(2):
+            for index, (mode, _spec) in enumerate(ordered_modes(), start=1):
+                await pilot.press(str(index))
+                await _wait_for(pilot, lambda mode=mode: app.current_mode == mode and app.screen.is_mounted)
+                assert built.setdefault(mode, app.screen) is app.screen, mode
         await pilot.press("1")
         await _wait_for(pilot, lambda: isinstance(app.screen, RunsScreen))
 
 
-async def test_failing_job_is_an_event_and_the_app_stays_up(make_app) -> None:  # type: ignore[no-untyped-def]
+async def test_failing_job_is_an_event_and_the_app_stays_up(make_app, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Also: the run's folder is made (its files fsynced) on a worker thread, never on the UI thread."""
+    import os
+    import threading
+
+    on_ui_thread: list[bool] = []
+    fsync = os.fsync
+
+    def recording_fsync(fd: int) -> None:
+        on_ui_thread.append(threading.current_thread() is threading.main_thread())
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", recording_fsync)
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f")  # demo job that raises at step 40
@@ -51,6 +68,7 @@ async def test_failing_job_is_an_event_and_the_app_stays_up(make_app) -> None:  
         table = app.screen.query_one(DataTable)
         # (the list already showed it running: RunsChanged re-read it when it started)
         await _wait_for(pilot, lambda: table.row_count == 1 and "failed" in str(table.get_row_at(0)[1]))
+    assert on_ui_thread and not any(on_ui_thread), on_ui_thread
 
 
 async def test_open_a_past_run_from_the_list(make_app, tmp_path) -> None:  # type: ignore[no-untyped-def]

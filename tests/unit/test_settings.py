@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import subprocess
 import sys
@@ -83,7 +84,7 @@ def test_an_empty_user_file_is_no_settings_not_an_error(tmp_path: Path) -> None:
 
 
 def test_the_model_and_the_sources_name_the_same_settings_each_with_a_docstring() -> None:
-    assert tuple(WorkbenchSettings.model_fields) == SETTING_KEYS
+    assert tuple(f.name for f in dataclasses.fields(WorkbenchSettings)) == SETTING_KEYS
     source = Path(sys.modules[WorkbenchSettings.__module__].__file__ or "").read_text()
     [cls] = [
         n for n in ast.parse(source).body if isinstance(n, ast.ClassDef) and n.name == "WorkbenchSettings"

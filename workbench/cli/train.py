@@ -27,6 +27,10 @@ raising ``KeyboardInterrupt`` into this command's abort path.
 The command therefore blocks the stop signals while Paddle is imported and installs its own handlers
 right after (see docs/paddle-notes.md, "Signals").
 
+**The bell.** When the run finishes, fails or raises a NaN / hang alert, the terminal bell rings (and a
+desktop notification and the ``on_alert`` hook follow the settings, :mod:`workbench.notify`), written to
+the terminal only: stderr's or stdout's when one is a TTY, never into a file or a pipe.
+
 Exit codes: 0 finished, 1 failed (an exception, a non-finite loss under a ``stop`` policy), 2 bad input,
 130/143/129 stopped by SIGINT/SIGTERM/SIGHUP.
 """
@@ -67,6 +71,7 @@ from workbench.envcheck.wheels import DEFAULT_PADDLE_VERSION
 from workbench.events import AlertRaised, CheckpointSaved, Event, RunFailed, RunFinished, json_safe_float
 from workbench.formatting import format_value
 from workbench.i18n import t
+from workbench.notify import Notifier, alert_for
 from workbench.runner import Job
 from workbench.runner.signals import StopSignals, exit_code
 from workbench.runs import RunStore
@@ -89,8 +94,19 @@ def _metrics_text(values: dict[str, Any]) -> str:
 class ProgressReporter:
     """Turns a job's live metrics and lifecycle events into progress output (bar or plain lines)."""
 
-    def __init__(self, job: Job, console: Console, total: int, start_step: int, *, rich_bar: bool) -> None:
+    def __init__(
+        self,
+        job: Job,
+        console: Console,
+        total: int,
+        start_step: int,
+        *,
+        rich_bar: bool,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> None:
         self.job = job
+        self.on_event = on_event
+        """Called with each lifecycle event as it is reported (the bell: :func:`_ring`)."""
         self.console = console
         self.total = total
         self.start_step = start_step
@@ -197,6 +213,8 @@ class ProgressReporter:
         return out
 
     def _on_event(self, event: Event) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
         if isinstance(event, CheckpointSaved):
             self.checkpoint = event.path
             self._print(t("training.cli.checkpoint", step=event.step, path=event.path))
@@ -247,6 +265,18 @@ def _terminal_stream(fd: int, like: ClosedPipeGuard) -> Any:
     """A line-buffered text stream on ``fd`` (a duplicate the capture keeps), encoded like ``like``."""
     raw = open(fd, "wb", closefd=False)  # noqa: SIM115 - the capture closes the fd itself
     return io.TextIOWrapper(raw, encoding=like.encoding, errors=like.errors or "strict", line_buffering=True)
+
+
+def _to_terminal(text: str) -> None:
+    """Write a bell / notification escape to the terminal: stderr's, else stdout's, never to a file or a
+    pipe (nor after SIGHUP: the guards are diverted then). While fds 1 and 2 are captured the guards
+    point at the saved terminal (:func:`_captured_fds`)."""
+    for name in ("stderr", "stdout"):
+        guard = pipe_guard(name)
+        if guard is not None and guard.isatty():
+            guard.write(text)
+            guard.flush()
+            return
 
 
 def _hard_exit(code: int) -> None:
@@ -307,6 +337,17 @@ class _TrainCommand:
         self.job: Job | None = None
         self.reporter: ProgressReporter | None = None
         self.signals = StopSignals(self.detach_terminal, abort_by_raising=True)
+        self.notifier: Notifier | None = None
+
+    def ring(self, event: Event) -> None:
+        """The bell (and notification, and ``on_alert`` hook) for an event that deserves one."""
+        job = self.job
+        if self.notifier is None or job is None:
+            return
+        alert = alert_for(event, run_id=job.run_id, name=job.name, run_dir=str(job.run_dir))
+        text = self.notifier.handle(alert) if alert is not None else ""
+        if text:
+            _to_terminal(text)
 
     def detach_terminal(self) -> None:
         """SIGHUP: the terminal is gone. Our lines for it go to the run's ``logs.txt`` from now on (or
@@ -358,13 +399,15 @@ class _TrainCommand:
             self.notify(t("runs.run_dir", path=str(job.run_dir)))
             start_step = plan.resume.step if plan.resume is not None else 0
             self.reporter = ProgressReporter(
-                job, self.console, cfg.train.steps, start_step, rich_bar=self.rich_bar
+                job, self.console, cfg.train.steps, start_step, rich_bar=self.rich_bar, on_event=self.ring
             )
             with self.reporter:
                 while not job.wait(POLL_S):
                     self._tell_stopping()
                     self.reporter.update()
                 self._tell_stopping()
+        if self.notifier is not None:
+            self.notifier.wait_for_hooks()
         return self._report(config, job, job.status)
 
     def _tell_stopping(self) -> None:
@@ -533,6 +576,7 @@ def train_command() -> click.Command:
         # Decide now: once a job runs, sys.stdout is the capture router (never a TTY).
         rich_bar = not json_mode and not is_headless(plain or settings.plain)
         command = _TrainCommand(human_console(json_mode), RunStore(settings.workspace), json_mode, rich_bar)
+        command.notifier = Notifier.from_settings(settings, on_hook_failure=command.notify)
         command.signals.install()
         try:
             code = command.run(config, overrides, resume)

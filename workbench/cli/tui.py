@@ -7,10 +7,8 @@ from pathlib import Path
 import click
 
 from workbench.cli.output import EXIT_BAD_INPUT, EXIT_OK, human_console, is_headless
-from workbench.cli.runs import print_run_table
 from workbench.cli.state import pass_settings
 from workbench.i18n import t
-from workbench.runs import RunStore
 from workbench.settings import WorkbenchSettings
 
 
@@ -45,6 +43,9 @@ def tui_command() -> click.Command:
             # Line mode: never start Textual on a pipe or a dumb terminal.
             console = human_console()
             console.print(t("cli.tui.headless"))
+            from workbench.cli.runs import print_run_table
+            from workbench.runs import RunStore
+
             print_run_table(console, RunStore(settings.workspace))
             ctx.exit(EXIT_OK)
         from workbench.screens.launch import run_tui

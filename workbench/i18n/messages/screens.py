@@ -6,6 +6,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "worker.attach": ("reading the run's history", "读取运行历史"),
     "worker.train": ("preparing the training run", "准备训练运行"),
     "worker.paddle": ("loading Paddle", "加载 Paddle"),
+    "worker.themes": ("checking the theme files", "检查主题文件"),
+    "worker.modes": ("loading the modes' screens", "加载各模式的界面"),
     "worker.demo": ("creating the demo runs", "创建演示运行"),
     "worker.quit": ("stopping the runs before quitting", "退出前停止运行"),
     "worker.runs_list": ("listing the runs", "列出运行"),

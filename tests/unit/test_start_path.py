@@ -1,0 +1,62 @@
+"""The TUI's start path, up to its first frame, loads neither pydantic nor Paddle (docs/architecture.md,
+"Budgets": the first frame within 1.3× a bare Textual app's).
+
+Settings, themes and the run store validate with pydantic only when something needs checking (a user
+config file, a variable to convert) or after the first frame; one fresh interpreter walks the path the
+CLI takes to ``WorkbenchApp`` and reports what it loaded.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from workbench.settings import WorkbenchSettings, resolve_settings, settings_model
+from workbench.settings_sources import CONFIG_ENV
+
+START_PATH = """
+import sys
+from workbench.cli.root import build_cli
+from workbench.settings import resolve_settings
+settings = resolve_settings({"workspace": sys.argv[1]})
+from workbench.cli.tui import check_theme, tui_command
+check_theme(settings.theme)
+tui_command()
+from workbench.screens.app import WorkbenchApp
+from workbench.screens.launch import run_tui
+import workbench.screens.runs  # the home screen
+app = WorkbenchApp(settings=settings)
+assert app.theme == "workbench-dark", app.theme
+heavy = ("pydantic", "paddle", "numpy")
+print(",".join(name for name in heavy if name in sys.modules))
+"""
+
+
+def test_the_tui_start_path_loads_neither_pydantic_nor_paddle(tmp_path: Path) -> None:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PADDLE_WORKBENCH_")}
+    env.pop("NO_COLOR", None)
+    env.update({CONFIG_ENV: str(tmp_path / "no-config.yaml"), "PADDLE_WORKBENCH_LANG": "en"})
+    result = subprocess.run(
+        [sys.executable, "-c", START_PATH, str(tmp_path / "ws")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ""
+
+
+def test_settings_built_without_pydantic_equal_the_validated_ones(tmp_path: Path) -> None:
+    environ = {CONFIG_ENV: str(tmp_path / "no-config.yaml"), "PADDLE_WORKBENCH_LANG": "zh_CN.UTF-8"}
+    flags = {"workspace": "~/runs", "theme": "light", "low_bandwidth": True, "plain": None}
+    quick = resolve_settings(flags, environ=environ)
+    model = settings_model().model_validate(
+        {"workspace": "~/runs", "theme": "light", "low_bandwidth": True, "lang": "zh"}
+    )
+    assert quick == WorkbenchSettings(**model.model_dump())
+    assert quick.workspace == Path("~/runs").expanduser() and quick.lang == "zh"
+    # a value to convert goes through validation, with the same result as before
+    assert resolve_settings(environ={**environ, "PADDLE_WORKBENCH_PLAIN": "yes"}).plain is True
