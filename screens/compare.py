@@ -19,6 +19,7 @@ process, a bounded load test, SIGTERM), then shows throughput, p50/p90/p99 and t
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -43,7 +44,9 @@ from workbench.screens.workers import (
     LoadtestProgressed,
 )
 
-_STATUS_STYLE = {"ok": "green", "exceeds": "bold red", "error": "bold red", "skipped": "grey50"}
+_STATUS_VARIABLE = {"ok": "status-pass", "exceeds": "status-fail", "error": "status-fail"}
+"""The theme's status colour of a path's status (none for ``skipped``: plain text). Theme variables, not
+Rich's named colours: those come from Textual's own palette and lost contrast on the light theme."""
 _BAR_WIDTH = 30
 _COLUMNS = ("path", "status", "diff", "cosine", "agree", "latency")
 """The paths table's columns, left to right."""
@@ -104,8 +107,10 @@ def latency_distribution_text(histogram: list[tuple[float, float, int]]) -> Text
     return out
 
 
-def path_rows(doc: dict[str, Any]) -> list[tuple[str, Cells]]:
-    """The paths table's rows of a comparison document, the reference first: (row key, cells by column)."""
+def path_rows(doc: dict[str, Any], colour: Callable[[str], str]) -> list[tuple[str, Cells]]:
+    """The paths table's rows of a comparison document, the reference first: (row key, cells by column).
+
+    ``colour`` gives a theme variable's colour (``status-fail`` …)."""
     size = (doc.get("batch") or {}).get("size")
 
     def latency_cell(latency: dict[str, Any]) -> str:
@@ -123,7 +128,8 @@ def path_rows(doc: dict[str, Any]) -> list[tuple[str, Cells]]:
     for path in doc.get("paths", []):
         status = path["status"]
         label = "deliberate" if path.get("deliberate") and status == "exceeds" else status
-        style = "yellow" if label == "deliberate" else _STATUS_STYLE.get(status, "")
+        variable = "status-warn" if label == "deliberate" else _STATUS_VARIABLE.get(status)
+        style = colour(variable) if variable else ""
         rows.append(
             (
                 path["name"],
@@ -400,7 +406,11 @@ class CompareScreen(WorkbenchScreen):
         if message.doc is not None:
             self.show_loadtest(message.doc, message.histogram)
         else:
-            self._serve_pane(Text(message.error, style="bold red"))
+            self._serve_pane(Text(message.error, style="bold " + self._colour("status-fail")))
+
+    def _colour(self, variable: str) -> str:
+        """The current theme's colour for a status variable (``status-fail`` …)."""
+        return self.wb.theme_variable(variable)
 
     def _serve_pane(self, content: str | Text | None = None) -> Static:
         """The load-test pane, shown once it has something to say (``content``, when given, replaces it)."""
@@ -432,7 +442,10 @@ class CompareScreen(WorkbenchScreen):
         errors = doc.get("errors") or {}
         if errors:
             listed = ", ".join(f"{status}×{n}" for status, n in sorted(errors.items()))
-            out.append(t("ui.compare.loadtest.errors", errors=listed) + "\n", style="bold red")
+            out.append(
+                t("ui.compare.loadtest.errors", errors=listed) + "\n",
+                style="bold " + self._colour("status-fail"),
+            )
         out.append_text(latency_distribution_text(histogram))
         report = (doc.get("reports") or {}).get("markdown")
         if report:
@@ -453,7 +466,10 @@ class CompareScreen(WorkbenchScreen):
         self._fill_paths()
         verdict = t("inference.cli.summary_ok" if doc.get("ok") else "inference.cli.summary_fail")
         self.query_one("#compare-progress", Static).update(
-            Text(verdict, style="green" if doc.get("ok") else "bold red")
+            Text(
+                verdict,
+                style=self._colour("status-pass") if doc.get("ok") else "bold " + self._colour("status-fail"),
+            )
         )
         self._show_findings(doc)
         self._show_ops(doc)
@@ -473,7 +489,7 @@ class CompareScreen(WorkbenchScreen):
             return
         width = self.query_one("#compare-right", ResultsPane).scrollable_content_region.width
         self._fitted_width = width
-        rows = path_rows(self.result)
+        rows = path_rows(self.result, self._colour)
         shown, hidden = fit_columns(rows, width if width > 0 else sys.maxsize)
         table = self.query_one("#paths", DataTable)
         row = table.cursor_row
@@ -500,7 +516,7 @@ class CompareScreen(WorkbenchScreen):
         if path is not None:
             out.append(t("ui.compare.histogram", path=path["name"]) + "\n", style="bold")
             if path.get("error"):
-                out.append(str(path["error"]) + "\n", style="red")
+                out.append(str(path["error"]) + "\n", style=self._colour("status-fail"))
             out.append_text(histogram_text(path.get("histogram")))
         if self.result is not None:
             out.append("\n" + t("ui.compare.latency") + "\n", style="bold")
@@ -510,7 +526,9 @@ class CompareScreen(WorkbenchScreen):
     def _show_findings(self, doc: dict[str, Any]) -> None:
         out = Text(t("inference.report.findings") + "\n", style="bold")
         for finding in doc.get("findings", []):
-            colour = {"fail": "bold red", "warn": "yellow"}.get(finding.get("severity", ""), "grey50")
+            severity = finding.get("severity", "")
+            variable = {"fail": "status-fail", "warn": "status-warn"}.get(severity)
+            colour = ("bold " if severity == "fail" else "") + self._colour(variable) if variable else ""
             out.append(f"[{finding.get('severity', '')}] {finding['id']}: ", style=colour)
             out.append(f"{finding['summary']}\n")
             if finding.get("fix"):
@@ -527,7 +545,7 @@ class CompareScreen(WorkbenchScreen):
         for device, missing in (ops.get("missing_kernels") or {}).items():
             out.append(
                 t("inference.finding.missing_kernels", device=device, ops=", ".join(missing)) + "\n",
-                style="red",
+                style=self._colour("status-fail"),
             )
         self.query_one("#compare-ops", Static).update(out)
 

@@ -299,7 +299,7 @@ class EnvScreen(WorkbenchScreen):
                 dump = json.dumps(result.to_dict(), indent=1, ensure_ascii=False, default=str)
                 if len(dump) > FACTS_PREVIEW_CHARS:
                     dump = dump[:FACTS_PREVIEW_CHARS] + "\n…"
-                text.append(f"\n{t('envscreen.facts', probe=probe)}\n", style="bold")
+                text.append(f"\n{t('envscreen.facts', probe=probe_title(probe))}\n", style="bold")
                 text.append(dump + "\n", style="dim")
         self.query_one("#env-detail-text", Static).update(text)
 
@@ -323,3 +323,11 @@ class EnvScreen(WorkbenchScreen):
 
 
 DEFAULT_CHECKS = EnvChecks()
+
+
+def probe_title(name: str) -> str:
+    """A probe's name in the user's language (``interpreter`` reads 解释器); a probe the catalog does
+    not name (a test's, a plugin's) keeps its own."""
+    key = f"envcheck.probe.{name}"
+    title = t(key)
+    return name if title == key else title

@@ -34,17 +34,19 @@ from workbench.progress import PROGRESS_CELLS, EtaClock, format_eta, progress_ba
 from workbench.runner import Job
 from workbench.screens.dialogs import RunPickerScreen
 from workbench.screens.formatting import STATUS_VARIABLE, status_text
-from workbench.screens.inert import InertLog, InertStatic, inert
+from workbench.screens.inert import InertStatic, inert
 from workbench.screens.job_controls import JobControlScreen
 from workbench.screens.widgets.chart_grid import (
     SMOOTHING_STEPS,
     WINDOW_STEPS,
     Chart,
     ChartGrid,
+    CurveView,
     GridOverlay,
     GridSource,
 )
 from workbench.screens.widgets.key_footer import KeyFooter
+from workbench.screens.widgets.log_pane import WrappedLog
 from workbench.screens.widgets.monitor_side import MonitorSide, SideView
 from workbench.screens.widgets.overview import OverviewPane
 from workbench.screens.widgets.plot import BraillePlot, PlotSeries
@@ -117,7 +119,7 @@ class MonitorScreen(JobControlScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(t("ui.monitor.no_run"), id="monitor-title")
+        yield Static("", id="monitor-title")  # no run: the plot says so, once
         with Horizontal(id="monitor-main"):
             yield RunsSidebar(id="monitor-runs")
             yield BraillePlot(id="monitor-plot")
@@ -127,7 +129,7 @@ class MonitorScreen(JobControlScreen):
         yield SystemPane(id="monitor-system")
         with VerticalScroll(id="monitor-failure", classes="panel error-panel"):
             yield InertStatic(id="monitor-failure-text")  # the run's error and traceback
-        yield InertLog(id="monitor-log", max_lines=2000)  # the run's output, a kit's log: outside text
+        yield WrappedLog(id="monitor-log", max_lines=2000)  # the run's output, a kit's log: outside text
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -150,6 +152,11 @@ class MonitorScreen(JobControlScreen):
             self._timer.resume()
             self.tick()
 
+    def on_resize(self) -> None:
+        """The title's progress bar is sized to the width: redrawn at once, not at the next tick."""
+        if self.job is not None and self.is_mounted:
+            self._render_title(self.job)
+
     def on_screen_suspend(self) -> None:
         """Another mode shown (Textual sends no Hide to a screen): a hidden monitor costs nothing."""
         self._timer.pause()
@@ -171,6 +178,9 @@ class MonitorScreen(JobControlScreen):
             self.x_axis = "step"
         self.query_one(Log).clear()
         self.query_one(ChartGrid).clear()
+        self.query_one("#monitor-plot", BraillePlot).clear_cursor()  # it read the previous run
+        if job is None:
+            self.query_one("#monitor-title", Static).update("")
         self.query_one("#monitor-failure").display = False
         self.query_one("#monitor-plot", BraillePlot).empty_text = t(
             "ui.monitor.no_data" if job is not None else "ui.monitor.no_run_selected"
@@ -209,7 +219,7 @@ class MonitorScreen(JobControlScreen):
         data = (job.metrics.samples, len(job.lifecycle), job.paused, self.query_one(RunsSidebar).samples())
         view = (
             self.metric_index, self.x_axis, self.query_one(RunsSidebar).generation,
-            self.app.theme, self.size, self.grid_mode, self._compare_metric(),
+            self.app.theme, self.size, self.grid_mode, self._compare_metric(), self.query_one(ChartGrid).view,
         )  # fmt: skip
         if data == self._seen_data and view == self._seen_view:
             if self.grid_mode:
@@ -262,6 +272,9 @@ class MonitorScreen(JobControlScreen):
             title.append(t("ui.monitor.step", step=last if last is not None else "—"))
         label = "ui.monitor.x_samples_label" if self.x_axis == "samples" else "ui.monitor.x_steps_label"
         title.append("   " + t(label), style="dim")
+        view = self.query_one(ChartGrid).view
+        if self.grid_mode and view != CurveView():  # how the charts read their curves: m, l, w
+            title.append("   " + curve_view_brief(view), style="dim")
         self.query_one("#monitor-title", Static).update(title, layout=False)  # one row: no reflow per tick
 
     def _x(self, steps: npt.NDArray[np.int64], config: Mapping[str, Any]) -> npt.NDArray[np.float64]:
@@ -439,11 +452,9 @@ class MonitorScreen(JobControlScreen):
         grid = self.query_one(ChartGrid)
         view = replace(grid.view, **change)
         grid.set_view(view)
-        smoothing = f"{view.smoothing:g}" if view.smoothing else t("ui.chart.off")
-        window = str(view.window) if view.window else t("ui.chart.whole_run")
-        self.notify(
-            t("ui.chart.view", smoothing=smoothing, scale="log" if view.log_y else "linear", window=window)
-        )
+        if self.job is not None:
+            self._render_title(self.job)  # the title row names the view
+        self.notify(curve_view_text(view))
 
     def action_smoothing(self) -> None:
         """m: EMA smoothing weight 0 → 0.6 → 0.9 → 0.99 (raw curve kept faint beside it)."""
@@ -539,3 +550,20 @@ class MonitorScreen(JobControlScreen):
 
     def action_back(self) -> None:
         self.app.switch_mode("runs")
+
+
+def curve_view_brief(view: CurveView) -> str:
+    """What the charts do to their curves beyond the default (raw, linear, whole run), short enough for
+    the title row at 120 columns: ``charts: smoothing 0.9 · log y``."""
+    parts = [t("ui.chart.smoothing_on", weight=f"{view.smoothing:g}")] if view.smoothing else []
+    parts += [t("ui.chart.log_y")] if view.log_y else []
+    parts += [t("ui.chart.last_steps", steps=view.window)] if view.window else []
+    return t("ui.chart.view_brief", settings=" · ".join(parts))
+
+
+def curve_view_text(view: CurveView) -> str:
+    """How the charts read their curves, in words: the smoothing weight, the y scale and the window."""
+    smoothing = f"{view.smoothing:g}" if view.smoothing else t("ui.chart.off")
+    window = t("ui.chart.last_steps", steps=view.window) if view.window else t("ui.chart.whole_run")
+    scale = t("ui.chart.scale_log" if view.log_y else "ui.chart.scale_linear")
+    return t("ui.chart.view", smoothing=smoothing, scale=scale, window=window)

@@ -479,27 +479,26 @@ class PlanScreen(WorkbenchScreen):
                     row.name,
                     "×".join(map(str, row.shape)),
                     row.dtype,
-                    Text(", ".join(map(str, row.placements)), style="bold" if sharded else "dim"),
+                    Text(", ".join(map(str, row.placements)), style="bold" if sharded else ""),
                     "×".join(map(str, row.local_shape)),
-                    Text(
-                        f"L{row.source.split(':')[-2]} {row.rule.split()[-1]}" if row.source else "-",
-                        style="dim",
-                    ),
+                    # plain, not dim: Textual blends dim text into the cursor row's colour (2.3:1)
+                    Text(f"L{row.source.split(':')[-2]} {row.rule.split()[-1]}" if row.source else "-"),
                     key=row.name,
                 )
                 self._rows.append(row.name)
             if self._rows:
                 table.move_cursor(row=min(max(cursor, 0), len(self._rows) - 1))
         findings = Text()
+        fail, warn = self.wb.theme_variable("status-fail"), self.wb.theme_variable("status-warn")
         for finding in report.errors:
             findings.append(f"L{finding.line}:{finding.col} ", style="bold")
-            findings.append(finding.message + "\n", style="bold red")
+            findings.append(finding.message + "\n", style=f"bold {fail}")
             if finding.fix:
                 findings.append(f"  {t('parallel.cli.fix')}: {finding.fix}\n", style="dim")
         for finding in report.warnings:
-            findings.append(f"L{finding.line}:{finding.col} {finding.message}\n", style="yellow")
+            findings.append(f"L{finding.line}:{finding.col} {finding.message}\n", style=warn)
         if not report.errors:
-            findings.append(t("ui.plan.valid") + "\n", style="green")
+            findings.append(t("ui.plan.valid") + "\n", style=self.wb.theme_variable("status-pass"))
         self.query_one("#plan-findings", Static).update(findings)
         est = report.estimate
         self.query_one("#plan-estimate", Static).update(estimate_text(est) if est is not None else "")

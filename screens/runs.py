@@ -36,7 +36,7 @@ REFRESH_S = 2.0
 COMPACT_BELOW = 30
 """Terminal rows under which the path dashboard folds into two lines (the steps, then the next one)."""
 STATE_GLYPH = {"done": "✓", "failed": "✗", "not run": "·"}
-STATE_VARIABLE = {"done": "status-ok", "failed": "status-error", "not run": "status-warn"}
+STATE_VARIABLE = {"done": "status-pass", "failed": "status-fail", "not run": "status-warn"}
 STEP_KEYS: dict[str, tuple[str, str]] = {
     "environment": ("mode", "env"),
     "baseline": ("key", "t"),

@@ -8,8 +8,8 @@ scrolls with the keys, and can enlarge one chart to the whole area and back. A c
 its own series grew and only while it is visible: a chart scrolled out of view is marked stale and drawn
 when it comes back. While a run streams, the focused (or enlarged) chart is redrawn at most once a second
 and the others every 4 s, from envelopes fed with the new points only (``workbench.metric_envelope``):
-the UI thread's CPU budget, measured by ``benchmarks/grid_ui_cpu.py``. Each chart's title carries its
-latest value, the bottom border the legend of a chart with two series or more; the plot has 4 labelled
+the UI thread's CPU budget, measured by ``benchmarks/grid_ui_cpu.py``. Each chart's title carries the
+latest value of its headline series (:func:`chart_title`), the bottom border the legend of a chart with two series or more; the plot has 4 labelled
 y ticks and 3–5 round x ticks (``1.2k``, ``3.4M``).
 
 Reading curves (:class:`CurveView`): EMA smoothing with the raw curve kept faint beside it (weights
@@ -41,6 +41,9 @@ from workbench.screens.widgets.plot import BraillePlot, PlotSeries
 Floats = npt.NDArray[np.float64]
 
 STEP_TIME = ("data_wait_ms", "compute_ms", "step_ms")
+MEMORY_HEADLINE = ("gpu_alloc_mib", "host_rss_mib", "rss_mib")
+"""The memory chart's title shows the first of these the run records: the GPU's allocated memory on a
+GPU run, the process's resident memory on a CPU one."""
 THROUGHPUT = ("samples_per_s", "tokens_per_s")
 Y_TICKS = 4
 X_TICKS = 5
@@ -67,6 +70,16 @@ class ChartGroup:
     names: tuple[str, ...]
     title_args: tuple[tuple[str, str], ...] = ()
     """Placeholders of a catalog title (``("index", "0")`` for a GPU's charts)."""
+    headline: str = ""
+    """The series whose latest value the title shows, named there, where the title alone does not say
+    which of its series that is: the whole step's time rather than its data wait, the process's resident
+    memory rather than its allocator's. Empty: the first series, which the title names already (``loss``
+    over loss and eval/loss; ``used / total``)."""
+
+    @property
+    def shown(self) -> str:
+        """The series the title's value is of."""
+        return self.headline or self.names[0]
 
 
 def group_metrics(names: Sequence[str]) -> list[ChartGroup]:
@@ -75,19 +88,21 @@ def group_metrics(names: Sequence[str]) -> list[ChartGroup]:
     groups: list[ChartGroup] = []
     used: set[str] = set()
 
-    def add(title: str, members: Sequence[str], **args: str) -> None:
+    def add(title: str, members: Sequence[str], headline: Sequence[str] = (), **args: str) -> None:
         chosen = tuple(n for n in members if n in present and n not in used)
         if chosen:
             used.update(chosen)
-            groups.append(ChartGroup(chosen[0], title, chosen, tuple(args.items())))
+            lead = next((n for n in headline if n in chosen), chosen[0]) if headline else ""
+            groups.append(ChartGroup(chosen[0], title, chosen, tuple(args.items()), lead))
 
     add("loss", ["loss", "eval/loss"])  # titles of groups are catalog keys when they start with "ui."
     for name in sorted(n for n in present if n.startswith("eval/")):
         add(name, [name])
     add("lr", ["lr"])
     add("ui.chart.throughput", [n for n in THROUGHPUT])
-    add("ui.chart.step_time", [n for n in STEP_TIME])
-    add("ui.chart.memory", sorted(n for n in present if n.endswith("_mib") and not n.startswith("sys/")))
+    add("ui.chart.step_time", [n for n in STEP_TIME], headline=["step_ms"])
+    memory = sorted(n for n in present if n.endswith("_mib") and not n.startswith("sys/"))
+    add("ui.chart.memory", memory, headline=MEMORY_HEADLINE)
     for name in sorted(n for n in present if not n.startswith("sys/")):
         add(name, [name])
     add("ui.chart.sys_cpu", ["sys/cpu_percent"])
@@ -125,6 +140,10 @@ class Chart(BraillePlot):
         self._title = ""
         self._legend_for: tuple[tuple[str, str], ...] = ()
 
+    def on_blur(self) -> None:
+        """The cursor's keys now move another chart's cursor: this one's readout would go stale."""
+        self.clear_cursor()
+
     def set_title(self, text: str) -> None:
         if text != self._title:  # setting a border title repaints the chart even when it is the same
             self._title = text
@@ -143,6 +162,20 @@ class Chart(BraillePlot):
                     legend.append(" ● " if index else "● ", style=Style.parse(color))
                     legend.append(label[: len(label) - len(unit)])
             self.border_subtitle = legend if legend else None
+
+
+def chart_title(group: ChartGroup, store: MetricStore) -> str:
+    """A chart's title: its name and the latest value of its headline series, named where the chart
+    draws several (``step time  step 379``: the value is the step's, not its data wait's); a chart
+    without a headline shows its first series', which its title names."""
+    last = store.series(group.shown)
+    latest = last.last() if last is not None else None
+    value = format_glance(latest[1]) if latest is not None else "—"
+    title = t(group.title, None, **dict(group.title_args)) if group.title.startswith("ui.") else group.title
+    drawn = [n for n in group.names if store.series(n) is not None]
+    if group.headline and len(drawn) > 1:
+        value = f"{group.headline[: len(group.headline) - len(common_unit(drawn))]} {value}"
+    return f"{title}  {value}"
 
 
 def common_unit(labels: Sequence[str]) -> str:
@@ -309,16 +342,7 @@ class ChartGrid(VerticalScroll):
             plotted += self._overlay_series(source.overlays, chart.group.names[0])
             chart.y_log = view.log_y
             chart.x_name = source.x_name
-            last = store.series(chart.group.names[0])
-            latest = last.last() if last is not None else None
-            value = format_glance(latest[1]) if latest is not None else "—"
-            group = chart.group
-            title = (
-                t(group.title, None, **dict(group.title_args))
-                if group.title.startswith("ui.")
-                else group.title
-            )
-            chart.set_title(f"{title}  {value}")
+            chart.set_title(chart_title(chart.group, store))
             chart.set_series(plotted)
             chart.data_key, chart.stale, chart.drawn_at = key, False, now
             self.redraws += 1

@@ -58,6 +58,28 @@ def _format_tick(value: float) -> str:
     return f"{value:.4g}"
 
 
+def format_x(value: float) -> str:
+    """An x value as the cursor reads it: a whole step or sample count in full (``12345``), anything
+    else to 4 significant digits."""
+    if math.isfinite(value) and value == round(value):
+        return str(int(value))
+    return _format_tick(value)
+
+
+def x_ticks(series: list[PlotSeries], x0: float, x1: float, most: int) -> list[float]:
+    """The x values to label: one where every point has the same x (a single eval point), whole
+    values only where every x is whole (steps, samples), else :func:`nice_ticks`."""
+    xs = [s.x[np.isfinite(s.x)] for s in series if len(s.x)]
+    xs = [x for x in xs if len(x)]
+    if xs and min(float(x.min()) for x in xs) == max(float(x.max()) for x in xs):
+        return [x0]
+    ticks = nice_ticks(x0, x1, most)
+    if xs and all(bool(np.all(x == np.round(x))) for x in xs):
+        whole = [v for v in ticks if v == round(v)]
+        ticks = whole if whole else [float(round(x0)), float(round(x1))]
+    return ticks
+
+
 _SI = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
 
 
@@ -222,13 +244,29 @@ class BraillePlot(Widget):
         """Draw the legend under the plot (the chart grid puts it in the chart's border instead)."""
 
     def set_series(self, series: list[PlotSeries]) -> None:
+        """Draw ``series``; a cursor that stands outside their x range (another run, a window of the
+        last steps) is taken away rather than left reading nothing."""
         self._series = series
+        at = self.cursor_x
+        if at is not None:
+            xs = [s.x for s in series if len(s.x)]
+            if not xs or not min(float(x.min()) for x in xs) <= at <= max(float(x.max()) for x in xs):
+                self.cursor_x = None
         self._version += 1
         self.refresh()
 
+    def clear_cursor(self) -> None:
+        """Take the cursor (and its readout row) away."""
+        if self.cursor_x is not None:
+            self.cursor_x = None
+            self._version += 1
+            self.refresh()
+
     def move_cursor(self, cells: int) -> None:
         """Move the cursor ``cells`` columns (negative: left). The first move puts it on the newest
-        point; a move right from the right end takes it away. Positions are whole x values."""
+        point; a move right from the right end takes it away. The cursor stands on a point of a read
+        series (the nearest to where the columns lead, and at least the next one), so it reads whole
+        steps; where one cell holds many points it stands on the whole x value there."""
         bounds = self._x_bounds
         if bounds is None:
             return
@@ -239,10 +277,31 @@ class BraillePlot(Widget):
             self.cursor_x = None
         else:
             per_cell = 2 * (x1 - x0) / max(1, self._dots_w - 1)  # one cell is two dot columns
-            moved = self.cursor_x + cells * per_cell
-            self.cursor_x = float(min(x1, max(x0, round(moved) if per_cell >= 1 else moved)))
+            moved = min(x1, max(x0, self.cursor_x + cells * per_cell))
+            self.cursor_x = float(round(moved)) if per_cell >= 1 else self._snap(moved, cells)
         self._version += 1
         self.refresh()
+
+    def _sample_xs(self) -> npt.NDArray[np.float64]:
+        """The x values of the read series' points, ascending and once each."""
+        xs = [s.x for s in self._series if (s.label or s.reading is not None) and len(s.x)]
+        if not xs:
+            return np.empty(0)
+        merged: npt.NDArray[np.float64] = np.unique(np.concatenate(xs))
+        finite: npt.NDArray[np.float64] = merged[np.isfinite(merged)]
+        return finite
+
+    def _snap(self, moved: float, cells: int) -> float:
+        """The point nearest ``moved``; the next point in the direction of the move when that is where
+        the cursor already stands (a cell narrower than the points' spacing)."""
+        xs = self._sample_xs()
+        if not len(xs):
+            return float(round(moved))
+        index = int(np.abs(xs - moved).argmin())
+        current = self.cursor_x
+        if current is not None and xs[index] == current and cells:
+            index = min(len(xs) - 1, max(0, index + (1 if cells > 0 else -1)))
+        return float(xs[index])
 
     def cursor_readout(self) -> list[tuple[str, float | None, str]]:
         """``(name, value, colour)`` of every read series at the cursor: its nearest point at or before."""
@@ -262,7 +321,8 @@ class BraillePlot(Widget):
         from workbench.formatting import format_value
 
         at = self.cursor_x
-        text = Text(f"{' ' * (Y_LABEL_WIDTH - 2)}▲ {self.x_name} {_format_tick(at or 0.0)}", style="dim")
+        # dim as a span, not the Text's base style: a base "dim" would fade the readout's colours too
+        text = Text.assemble((f"{' ' * (Y_LABEL_WIDTH - 2)}▲ {self.x_name} {format_x(at or 0.0)}", "dim"))
         for name, value, color in self.cursor_readout():
             text.append("  ● ", style=color)
             text.append(f"{name} {format_value(value)}" if name else format_value(value), style=color)
@@ -308,16 +368,18 @@ class BraillePlot(Widget):
             index = tick_rows.get(row)
             value = y0 if index == count - 1 else y1 - (y1 - y0) * (index or 0) / (count - 1)
             label = "" if index is None else _format_tick(10.0**value if self.y_log else value)
-            text = Text(label.rjust(Y_LABEL_WIDTH - 1)[: Y_LABEL_WIDTH - 1] + "│", style="dim")
+            text = Text.assemble((label.rjust(Y_LABEL_WIDTH - 1)[: Y_LABEL_WIDTH - 1] + "│", "dim"))
             lines.append(append_raster_row(text, chars[row], owner[row], styles))
         axis = " " * (Y_LABEL_WIDTH - 1) + "└" + "─" * plot_w
         lines.append(Text(axis, style="dim"))
         left, right = _format_tick(x0), _format_tick(x1)
+        if len(x_ticks(drawn, x0, x1, 2)) == 1:
+            right = ""  # one x value: one label
         legend = Text()
         for s, style in zip(self._series, styles[: len(self._series)], strict=True):
             if len(s.y) and s.label:
                 legend.append(f"● {s.label}  ", style=style)
-        footer = Text(" " * Y_LABEL_WIDTH + left, style="dim")
+        footer = Text.assemble((" " * Y_LABEL_WIDTH + left, "dim"))  # the legend it takes keeps its colours
         if own_row:
             footer.append(" " * max(1, plot_w - len(left) - len(right)) + right, style="dim")
             lines.append(footer)
@@ -372,7 +434,7 @@ class BraillePlot(Widget):
             owner = draw_cursor(chars, owner, styles, (x0, x1), self.cursor_x)
         labels = {row: texts[index] for row, index in tick_rows.items()}
         lines = _plot_rows(chars, owner, styles, labels, label_w, "┤")
-        placed = place_ticks(nice_ticks(x0, x1, max(3, self.x_ticks)), x0, x1, plot_w)
+        placed = place_ticks(x_ticks(drawn, x0, x1, max(3, self.x_ticks)), x0, x1, plot_w)
         axis = ["─"] * plot_w
         row = [" "] * plot_w
         for cell, start, label in placed:
@@ -437,7 +499,8 @@ def _plot_rows(
     for row in range(chars.shape[0]):
         label = labels.get(row)
         edge = "│" if label is None else mark
-        text = Text((label or "").rjust(label_w)[:label_w] + edge, style="dim")
+        # the label dim as a span: a base "dim" would fade the curves appended after it (3:1 and less)
+        text = Text.assemble(((label or "").rjust(label_w)[:label_w] + edge, "dim"))
         lines.append(append_raster_row(text, chars[row], owner[row], styles))
     return lines
 

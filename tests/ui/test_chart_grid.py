@@ -185,6 +185,8 @@ def test_grid_snapshot_smoothing_and_log_scale(make_app, tmp_path: Path, snap_co
         app.screen.query_one(ChartGrid).set_view(CurveView(smoothing=0.9, log_y=True))
         app.screen.set_focus(None)
         await _drawn(pilot)
+        title = app.screen.query_one("#monitor-title")
+        await wait_for(pilot, lambda: "smoothing 0.9 · log y" in str(title.render()))  # names the view
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
 

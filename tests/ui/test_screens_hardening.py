@@ -156,7 +156,7 @@ async def test_overlay_is_cleared_when_a_new_run_starts_and_legend_keeps_the_id(
         app.start_job(partial(start_demo_job, steps=50_000, step_s=0.01))
         await _wait_for(pilot, lambda: screen.job is not None and screen.job.run_id != "scripted-run")
         assert not sidebar.overlays
-        assert any("overlaid runs removed" in str(n.message) for n in app._notifications)
+        assert any("1 overlaid run removed" in str(n.message) for n in app._notifications)
         screen.job.cancel()  # type: ignore[union-attr]
         assert screen.job.wait(30)  # type: ignore[union-attr]
 

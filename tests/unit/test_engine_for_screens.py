@@ -85,7 +85,7 @@ def test_partial_report_names_what_had_not_run() -> None:
     rules = default_rules()[:3]
     done = [Finding(rules[0].id, "pass", "fine")]
     text = markdown_report(CheckReport(done, Facts(), 0.0, 0.0, rules=rules))
-    assert "Partial report — 2 check(s) had not run" in text
+    assert "Partial report — 2 checks had not run" in text
     assert f"`{rules[1].id}`" in text and f"`{rules[2].id}`" in text
     whole = markdown_report(CheckReport(done, Facts(), 0.0, 0.0, rules=rules[:1]))
     assert "Partial" not in whole

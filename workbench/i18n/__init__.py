@@ -6,6 +6,10 @@ reports speak the same words in either language. Each domain keeps its strings i
 together they form one catalog, and a unit test checks that every key has both languages with the same
 ``{placeholders}``.
 
+A count's noun takes its plural form through a format spec of two words: ``"{count} {count:run|runs}
+removed"`` reads "1 run removed", "3 runs removed" (English has two forms, one for exactly 1 and one for
+every other number; Chinese has none and writes ``{count}`` alone).
+
 Widths are measured in terminal cells (CJK characters take two), never with ``len``: see
 :func:`cell_width` and :func:`pad`.
 """
@@ -15,6 +19,7 @@ from __future__ import annotations
 import importlib
 import locale
 import os
+import string
 from collections.abc import Mapping
 from functools import cache
 from typing import Literal
@@ -88,6 +93,27 @@ def current_language() -> Language:
     return _current if _current is not None else set_language(None)
 
 
+class _PluralFormatter(string.Formatter):
+    """``str.format`` plus the plural spec: ``{n:one|other}`` is ``one`` when ``n`` is 1, else ``other``."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" not in format_spec:
+            return str(super().format_field(value, format_spec))
+        one, _, other = format_spec.partition("|")
+        return one if is_one(value) else other
+
+
+_PLURAL = _PluralFormatter()
+
+
+def is_one(value: object) -> bool:
+    """Whether ``value`` (a number, or a number written as text) is exactly 1: English's singular."""
+    try:
+        return float(str(value).replace(",", "")) == 1.0
+    except ValueError:
+        return False
+
+
 def t(key: str, /, lang: Language | None = None, **values: object) -> str:
     """Translate ``key`` and fill its ``{placeholders}``; an unknown key shows itself (never raises)."""
     entry = catalog().get(key)
@@ -97,7 +123,7 @@ def t(key: str, /, lang: Language | None = None, **values: object) -> str:
     if not values:
         return text
     try:
-        return text.format(**values)
+        return _PLURAL.vformat(text, (), values) if "|" in text else text.format(**values)
     except (KeyError, IndexError, ValueError):
         return text
 

@@ -55,6 +55,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.key.window": ("Last N steps", "最近 N 步"),
     "ui.chart.off": ("off", "关"),
     "ui.chart.whole_run": ("whole run", "整个运行"),
+    "ui.chart.last_steps": ("last {steps} steps", "最近 {steps} 步"),
+    "ui.chart.scale_log": ("log", "对数"),
+    "ui.chart.scale_linear": ("linear", "线性"),
+    "ui.chart.smoothing_on": ("smoothing {weight}", "平滑 {weight}"),
+    "ui.chart.log_y": ("log y", "对数纵轴"),
+    "ui.chart.view_brief": ("charts: {settings}", "图表：{settings}"),
     "ui.chart.view": (
         "charts: smoothing {smoothing} · {scale} y · {window}",
         "图表：平滑 {smoothing} · {scale} 纵轴 · {window}",

@@ -132,14 +132,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{file}：未导入你的代码：入口 {entry} 只检查了格式（`paddle-workbench plan validate` 与 `train` 会导入它）",
     ),
     "cli.validate.ok": ("{file}: ok ({kind})", "{file}：通过（{kind}）"),
-    "cli.validate.summary": ("{count} problem(s) found.", "共发现 {count} 个问题。"),
+    "cli.validate.summary": ("{count} {count:problem|problems} found.", "共发现 {count} 个问题。"),
     "cli.runs.help": ("List the runs of the workspace.", "列出工作区中的运行。"),
     "cli.runs.gc.help": (
         "Remove what killed processes left in the workspace (half-written checkpoints, temp files).",
         "清理被终止的进程在工作区中留下的残留（写了一半的检查点、临时文件）。",
     ),
     "cli.runs.gc.removed": (
-        "removed {count} leftover(s) of processes that are gone:",
+        "removed {count} {count:leftover|leftovers} of processes that are gone:",
         "已清理 {count} 个已结束进程留下的残留：",
     ),
     "cli.runs.gc.nothing": ("nothing to clean in {workspace}", "{workspace} 中没有需要清理的内容"),

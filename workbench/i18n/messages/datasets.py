@@ -47,7 +47,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "的 UTF-8（--fix 可自动修复）",
     ),
     "dataset.problem.crlf": (
-        "{count} lines end with CRLF (Windows line ends); this is the first",
+        "{count} {count:line ends|lines end} with CRLF (Windows line ends); this is the first",
         "有 {count} 行以 CRLF（Windows 换行）结尾；此为第一行",
     ),
     "dataset.problem.crlf.hint": (
@@ -225,7 +225,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # warnings
     "dataset.problem.tiny_split": (
-        "only {count} samples (fewer than {minimum})",
+        "only {count} {count:sample|samples} (fewer than {minimum})",
         "只有 {count} 个样本（少于 {minimum}）",
     ),
     "dataset.problem.tiny_split.hint": (

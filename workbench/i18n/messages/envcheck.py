@@ -222,11 +222,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "未发现 NVIDIA 驱动或 GPU；Paddle 为 CPU 版本（GPU 检查项）",
     ),
     "envcheck.gpu.cpu_wheel_with_gpu": (
-        "{count} GPU(s) found, but the CPU build of Paddle is installed",
+        "{count} {count:GPU|GPUs} found, but the CPU build of Paddle is installed",
         "发现 {count} 块 GPU，但安装的是 CPU 版 Paddle",
     ),
     "envcheck.gpu.driver_ok": (
-        "driver {driver} (CUDA {cuda}), {count} GPU(s): {names}",
+        "driver {driver} (CUDA {cuda}), {count} {count:GPU|GPUs}: {names}",
         "驱动 {driver}（CUDA {cuda}），{count} 块 GPU：{names}",
     ),
     "envcheck.gpu.gpu_wheel_no_gpu": (
@@ -278,14 +278,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "CUDA_VISIBLE_DEVICES={value} 指定了不存在的 GPU（实际有 {count} 块）",
     ),
     "envcheck.gpu.paddle_sees_none": (
-        "the driver reports {count} GPU(s) but Paddle sees none",
+        "the driver reports {count} {count:GPU|GPUs} but Paddle sees none",
         "驱动报告了 {count} 块 GPU，但 Paddle 一块也看不到",
     ),
     "envcheck.gpu.device_order": (
         "mixed GPU models: CUDA numbers them fastest-first, nvidia-smi by PCI bus",
         "GPU 型号不一：CUDA 按性能排序编号，nvidia-smi 按 PCI 总线编号",
     ),
-    "envcheck.gpu.visible_ok": ("Paddle sees {count} GPU(s)", "Paddle 可见 {count} 块 GPU"),
+    "envcheck.gpu.visible_ok": ("Paddle sees {count} {count:GPU|GPUs}", "Paddle 可见 {count} 块 GPU"),
     "envcheck.libs.loaded": ("{lib}: {path}", "{lib}：{path}"),
     "envcheck.libs.missing": ("{lib}: does not load ({error})", "{lib}：无法加载（{error}）"),
     "envcheck.libs.ok": (
@@ -302,7 +302,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "envcheck.ld.unset": ("LD_LIBRARY_PATH is not set", "未设置 LD_LIBRARY_PATH"),
     "envcheck.ld.ok": (
-        "{count} directories, no duplicate CUDA libraries",
+        "{count} {count:directory|directories}, no duplicate CUDA libraries",
         "{count} 个目录，没有重复的 CUDA 库",
     ),
     "envcheck.ld.dir": ("dir: {dir}", "目录：{dir}"),
@@ -317,7 +317,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # ------------------------------------------------------------------ host
     "envcheck.env.ok": (
-        "{count} variable(s) that affect Paddle are set",
+        "{count} {count:variable that affects Paddle is|variables that affect Paddle are} set",
         "设置了 {count} 个影响 Paddle 的环境变量",
     ),
     "envcheck.env.none": ("no variable that affects Paddle is set", "没有设置影响 Paddle 的环境变量"),
@@ -334,7 +334,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "提示：未设置 OMP_NUM_THREADS，import paddle 会将其设为 1；CPU 训练时请 export OMP_NUM_THREADS={cpus}",
     ),
     "envcheck.system.ok": (
-        "{cpus} CPU(s) ({model}), {total} RAM ({available} free), AVX2 {avx2}, AVX-512 {avx512}",
+        "{cpus} {cpus:CPU|CPUs} ({model}), {total} RAM ({available} free), AVX2 {avx2}, AVX-512 {avx512}",
         "{cpus} 个 CPU（{model}），内存 {total}（可用 {available}），AVX2 {avx2}，AVX-512 {avx512}",
     ),
     "envcheck.system.low_memory": ("only {available} of memory is free", "可用内存仅剩 {available}"),
@@ -490,8 +490,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # ------------------------------------------------------------------ labels (details)
     "envcheck.label.executable": ("interpreter", "解释器"),
-    "envcheck.label.prefix": ("prefix", "prefix"),
-    "envcheck.label.base_prefix": ("base prefix", "base prefix"),
+    "envcheck.label.prefix": ("prefix", "安装前缀"),
+    "envcheck.label.base_prefix": ("base prefix", "基础安装前缀"),
     "envcheck.label.pythonpath": ("PYTHONPATH", "PYTHONPATH"),
     "envcheck.label.workbench": ("workbench package", "工作台包"),
     "envcheck.label.virtual_env": ("VIRTUAL_ENV", "VIRTUAL_ENV"),
@@ -606,7 +606,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "envscreen.pending_short": ("waiting", "等待"),
     "envscreen.running_short": ("running", "运行中"),
     "envscreen.details": ("Details", "详细信息"),
-    "envscreen.facts": ("Facts from probe {probe}", "探针 {probe} 收集的信息"),
+    "envscreen.facts": ("Facts from probe {probe}", "探针「{probe}」收集的信息"),
+    # The probes' names as the env screen shows them (``DEFAULT_PROBES``).
+    "envcheck.probe.interpreter": ("interpreter", "解释器"),
+    "envcheck.probe.environment": ("environment", "环境变量"),
+    "envcheck.probe.system": ("system", "系统"),
+    "envcheck.probe.paddle": ("paddle", "Paddle"),
+    "envcheck.probe.tensor_op": ("tensor_op", "张量运算"),
+    "envcheck.probe.run_check.static": ("run_check.static", "run_check（静态图）"),
+    "envcheck.probe.run_check.dygraph": ("run_check.dygraph", "run_check（动态图）"),
+    "envcheck.probe.run_check.parallel": ("run_check.parallel", "run_check（并行）"),
+    "envcheck.probe.driver": ("driver", "驱动"),
+    "envcheck.probe.libraries": ("libraries", "库"),
     "envscreen.system.waiting": ("System: measuring…", "系统：正在测量…"),
     "envscreen.system.cpu": ("CPU {percent}% of {count}", "CPU {percent}%（共 {count} 核）"),
     "envscreen.system.ram": ("RAM {used}/{total} GiB", "内存 {used}/{total} GiB"),

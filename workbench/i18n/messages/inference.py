@@ -159,7 +159,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # -- findings ---------------------------------------------------------------------------------------
     "inference.finding.program_functional_dropout": (
-        "the exported program has {count} dropout op(s) outside any Dropout layer (in {where}): F.dropout "
+        "the exported program has {count} dropout {count:op|ops} outside any Dropout layer (in {where}): F.dropout "
         "called with training=True in forward (functional dropout ignores model.eval()); the export runs "
         "it as identity, so the paths differ from dygraph by up to {diff}",
         "导出的程序在 Dropout 层之外有 {count} 个 dropout 算子（位于 {where}）：forward 中以 training=True "
@@ -167,7 +167,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "因此各路径与动态图最多相差 {diff}",
     ),
     "inference.finding.program_functional_dropout_ok": (
-        "the exported program has {count} dropout op(s) outside any Dropout layer (in {where}): F.dropout "
+        "the exported program has {count} dropout {count:op|ops} outside any Dropout layer (in {where}): F.dropout "
         "is called in forward; the paths agree with dygraph here, so it follows eval mode",
         "导出的程序在 Dropout 层之外有 {count} 个 dropout 算子（位于 {where}）：forward 中调用了 F.dropout；"
         "此处各路径与动态图一致，说明它遵循了 eval 模式",
@@ -181,7 +181,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "给 F.dropout 传入 training=self.training，或改用 nn.Dropout（它遵循 model.eval()）",
     ),
     "inference.finding.program_batch_norm_train": (
-        "the exported program has {count} batch_norm op(s) in training form (batch statistics, in {where}): "
+        "the exported program has {count} batch_norm {count:op|ops} in training form (batch statistics, in {where}): "
         "F.batch_norm called with training=True in forward (it ignores model.eval()); the export uses the "
         "running statistics, so the paths differ from dygraph by up to {diff}",
         "导出的程序有 {count} 个训练形态的 batch_norm 算子（使用批统计量，位于 {where}）：forward 中以 "
@@ -189,7 +189,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "因此各路径与动态图最多相差 {diff}",
     ),
     "inference.finding.program_batch_norm_train_ok": (
-        "the exported program has {count} batch_norm op(s) without global statistics (in {where}); the "
+        "the exported program has {count} batch_norm {count:op|ops} without global statistics (in {where}); the "
         "paths agree with dygraph here",
         "导出的程序有 {count} 个不使用全局统计量的 batch_norm 算子（位于 {where}）；此处各路径与动态图一致",
     ),
@@ -198,7 +198,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "给 F.batch_norm 传入 training=self.training，或改用 nn.BatchNorm1D/2D/3D",
     ),
     "inference.finding.program_random": (
-        "the exported program has {count} random op(s) (in {where}): every call draws new numbers, so "
+        "the exported program has {count} random {count:op|ops} (in {where}): every call draws new numbers, so "
         "outputs differ from call to call (largest path difference {diff})",
         "导出的程序有 {count} 个随机算子（位于 {where}）：每次调用都会生成新的随机数，"
         "因此每次输出都不同（路径最大差异 {diff}）",
@@ -221,7 +221,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "inference.fix.explained": ("{fix} (explained by {finding})", "{fix}（原因见 {finding}）"),
     "inference.finding.train_mode": (
-        "left in train mode the output differs by {diff}: {count} layer(s) behave differently in train mode: {layers}",
+        "left in train mode the output differs by {diff}: {count} {count:layer behaves|layers behave} differently in train mode: {layers}",
         "保持训练模式时输出相差 {diff}：{count} 个层在训练模式下行为不同：{layers}",
     ),
     "inference.finding.train_mode_none": (
@@ -238,7 +238,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "预测或 paddle.jit.save 之前调用 model.eval()；评估时使用 paddle.no_grad()",
     ),
     "inference.finding.bn_moved": (
-        "train-mode forwards moved {count} BatchNorm running statistic(s), even under no_grad "
+        "train-mode forwards moved {count} BatchNorm running {count:statistic|statistics}, even under no_grad "
         "(largest: {top}, by {delta})",
         "训练模式的前向计算改变了 {count} 个 BatchNorm 滑动统计量（即使在 no_grad 下；最大：{top}，变化 {delta}）",
     ),
@@ -248,7 +248,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "不要在训练模式下对要保存的模型做推理：BatchNorm 统计量会漂移；若已发生请重新加载检查点",
     ),
     "inference.finding.not_loaded": (
-        "weights not loaded: {missing} parameter(s) missing from the checkpoint, {unexpected} in the checkpoint "
+        "weights not loaded: {missing} {missing:parameter|parameters} missing from the checkpoint, {unexpected} in the checkpoint "
         "but not in the model, {reshaped} with another shape ({names})",
         "权重未加载：检查点缺少 {missing} 个参数，检查点中有 {unexpected} 个模型没有的参数，"
         "{reshaped} 个形状不同（{names}）",
@@ -415,7 +415,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "inference.cli.status.error": ("error", "错误"),
     "inference.cli.status.skipped": ("skipped", "已跳过"),
     "inference.cli.reports": ("report: {md} (JSON: {json})", "报告：{md}（JSON：{json}）"),
-    "inference.cli.matrix": ("matrix: {count} row(s) added to {path}", "矩阵：向 {path} 添加了 {count} 行"),
+    "inference.cli.matrix": (
+        "matrix: {count} {count:row|rows} added to {path}",
+        "矩阵：向 {path} 添加了 {count} 行",
+    ),
     "inference.cli.summary_ok": ("all paths within tolerance", "所有路径均在容差内"),
     "inference.cli.summary_fail": ("parity check failed", "一致性检查未通过"),
     # -- the compare screen ----------------------------------------------------------------------------

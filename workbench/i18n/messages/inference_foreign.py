@@ -116,7 +116,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # -- findings --------------------------------------------------------------------------------------
     "inference.foreign.finding.train_mode": (
-        "exported from a layer in train mode: {count} of {total} batch_norm op(s) in BatchNorm layers carry "
+        "exported from a layer in train mode: {count} of {total} batch_norm {total:op|ops} in BatchNorm layers carry "
         "use_global_stats false ({where}), which paddle.jit.save writes only when model.eval() was not "
         "called. Paddle's own runtimes still use the running statistics (jit.save sets is_test), so they "
         "can agree below; outputs recorded from the model in that state will not, and a runtime that "

@@ -20,7 +20,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "空格：叠加 · b：基线 · a：对齐 · /：筛选",
     ),
     "ui.runs_sidebar.count": (
-        "{shown} of {total} runs · {overlaid} overlaid",
+        "{shown} of {total} {total:run|runs} · {overlaid} overlaid",
         "{shown}/{total} 个运行 · 叠加 {overlaid} 个",
     ),
     "ui.runs_sidebar.loading": ("reading the runs…", "正在读取运行…"),
@@ -38,7 +38,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{run} 未记录批大小：按已见样本数对齐时不画它。",
     ),
     "ui.overlay.cleared": (
-        "{count} overlaid runs removed: a new run is shown.",
+        "{count} overlaid {count:run|runs} removed: a new run is shown.",
         "已移除 {count} 个叠加的运行：正在显示新的运行。",
     ),
     "ui.overlay.baseline": ("Baseline: {run}", "基线：{run}"),

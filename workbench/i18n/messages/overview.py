@@ -37,7 +37,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "overview.steps": ("{step} of {total}", "{step} / {total}"),
     "overview.running_for": ("{duration} so far", "已运行 {duration}"),
     "overview.best": ("{value} at step {step}", "第 {step} 步 {value}"),
-    "overview.dataset": ("{sha} · {files} files", "{sha} · {files} 个文件"),
+    "overview.dataset": ("{sha} · {files} {files:file|files}", "{sha} · {files} 个文件"),
     "overview.code.clean": ("{commit} ({branch}), clean", "{commit}（{branch}），无改动"),
     "overview.code.dirty": (
         "{commit} ({branch}), {changed} tracked files changed",

@@ -96,7 +96,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "参数请使用 Replicate() 或 Shard(<维度>)；Partial 只会出现在输出上",
     ),
     "parallel.error.shard_dim": (
-        "Shard({dim}) on '{name}', which has {ndim} dimension(s) {shape} (Paddle crashes with a segmentation fault)",
+        "Shard({dim}) on '{name}', which has {ndim} {ndim:dimension|dimensions} {shape} (Paddle crashes with a segmentation fault)",
         "'{name}' 只有 {ndim} 维 {shape}，却使用了 Shard({dim})（Paddle 会段错误崩溃）",
     ),
     "parallel.fix.shard_dim": (
@@ -417,7 +417,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "folder to write into (default: <plan>-export)",
         "输出目录（默认：<方案名>-export）",
     ),
-    "parallel.cli.mesh": ("mesh {shape} ({names}): {ranks} ranks", "网格 {shape}（{names}）：{ranks} 个进程"),
+    "parallel.cli.mesh": (
+        "mesh {shape} ({names}): {ranks} {ranks:rank|ranks}",
+        "网格 {shape}（{names}）：{ranks} 个进程",
+    ),
     "parallel.cli.col.param": ("parameter", "参数"),
     "parallel.cli.col.shape": ("shape", "形状"),
     "parallel.cli.col.placements": ("placements", "放置"),
@@ -428,25 +431,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "每个进程：参数 {params}，梯度 {grads}，优化器状态 {opt}，激活 {act}，合计 {total}（单卡：{baseline}）",
     ),
     "parallel.cli.comm": (
-        "communication per step and rank: {bytes} in {count} collectives",
+        "communication per step and rank: {bytes} in {count} {count:collective|collectives}",
         "每步每进程通信：{bytes}，共 {count} 次集合通信",
     ),
     "parallel.cli.valid": ("{file}: plan is valid", "{file}：方案有效"),
     "parallel.cli.invalid": (
-        "{file}: {count} problem(s); nothing was launched",
+        "{file}: {count} {count:problem|problems}; nothing was launched",
         "{file}：{count} 个问题；未启动任何进程",
     ),
     "parallel.cli.refused": (
-        "{file}: {count} problem(s); the run was not started",
+        "{file}: {count} {count:problem|problems}; the run was not started",
         "{file}：{count} 个问题；运行未启动",
     ),
     "parallel.cli.stopping": (
         "stopping every rank after the same step and saving checkpoints (Ctrl-C again to end every process now)…",
         "将让所有进程在同一步结束后停止并保存检查点（再按一次 Ctrl-C 立即结束全部进程）…",
     ),
-    "parallel.cli.started": ("started on {ranks} rank(s): {run}", "已在 {ranks} 个进程上启动：{run}"),
+    "parallel.cli.started": (
+        "started on {ranks} {ranks:rank|ranks}: {run}",
+        "已在 {ranks} 个进程上启动：{run}",
+    ),
     "parallel.cli.ended": (
-        "run {status} ({ranks} rank(s) reported steps)",
+        "run {status} ({ranks} {ranks:rank|ranks} reported steps)",
         "运行{status}（{ranks} 个进程报告了步数）",
     ),
     "parallel.cli.parity": (
@@ -471,7 +477,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "parallel.export.layout_fix": ("use one of: {fits}", "请改用其中之一：{fits}"),
     "parallel.export.mp_spans_nodes": (
-        "{nnodes} node(s) × {nproc} rank(s) splits a tensor-parallel (mp) group of {mp} ranks across nodes: every mp all-reduce crosses the network",
+        "{nnodes} {nnodes:node|nodes} × {nproc} {nproc:rank|ranks} splits a tensor-parallel (mp) group of {mp} ranks across nodes: every mp all-reduce crosses the network",
         "{nnodes} 个节点 × 每节点 {nproc} 个进程会把 {mp} 个进程的张量并行（mp）组拆到多个节点：每次 mp all-reduce 都要走网络",
     ),
     "parallel.export.mp_spans_nodes_fix": (

@@ -63,11 +63,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.runs.detail.resume": ("resume (u, or): {command}", "继续（按 u，或执行）：{command}"),
     # Environment: partial reports and the clipboard.
     "envcheck.md.partial": (
-        "Partial report — {count} check(s) had not run when it was written: {checks}.",
+        "Partial report — {count} {count:check|checks} had not run when it was written: {checks}.",
         "部分报告 —— 写入时仍有 {count} 项检查未运行：{checks}。",
     ),
     "envscreen.exported_partial": (
-        "{count} check(s) were still running: the file says it is partial and lists them.",
+        "{count} {count:check was|checks were} still running: the file says it is partial and lists them.",
         "仍有 {count} 项检查在运行：文件已注明为部分报告并列出它们。",
     ),
     "envscreen.copied_osc52": (

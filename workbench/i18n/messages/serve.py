@@ -174,7 +174,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "serve.cli.stopped": ("Stopped; the port is free.", "已停止，端口已释放。"),
     "serve.cli.cancelled": (
-        "Stop timeout ({seconds} s) reached: {count} request(s) still running were cancelled and answered "
+        "Stop timeout ({seconds} s) reached: {count} {count:request|requests} still running {count:was|were} cancelled and answered "
         "503 (raise --stop-timeout to let them finish).",
         "已到停止时限（{seconds} 秒）：仍在运行的 {count} 个请求已被取消并返回 503（可调大 --stop-timeout 让其完成）。",
     ),

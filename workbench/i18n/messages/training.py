@@ -244,11 +244,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- the training loop (workbench.training.loop) ----------------------------------------------
     "training.fault.raised": ("injected fault at step {step} (raise)", "第 {step} 步注入的故障（raise）"),
     "training.alert.nonfinite": (
-        "loss is {value} at step {step} ({count} non-finite step(s) in a row; policy: {policy})",
+        "loss is {value} at step {step} ({count} non-finite {count:step|steps} in a row; policy: {policy})",
         "第 {step} 步损失为 {value}（已连续 {count} 步非有限值；策略：{policy}）",
     ),
     "training.nonfinite.stopped": (
-        "stopped at step {step}: the loss was NaN/Inf for {count} step(s) in a row (alerts.nonfinite: {policy}).",
+        "stopped at step {step}: the loss was NaN/Inf for {count} {count:step|steps} in a row (alerts.nonfinite: {policy}).",
         "在第 {step} 步停止：损失已连续 {count} 步为 NaN/Inf（alerts.nonfinite：{policy}）。",
     ),
     "training.nonfinite.no_good_checkpoint": (
@@ -277,7 +277,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # -- the train command (workbench.cli.train) --------------------------------------------------
     "training.cli.config": (
-        "config: {file} (task {task}, {steps} steps)",
+        "config: {file} (task {task}, {steps} {steps:step|steps})",
         "配置：{file}（任务 {task}，共 {steps} 步）",
     ),
     "training.cli.resuming": ("resuming from {run} at step {step}", "从 {run} 的第 {step} 步继续训练"),

@@ -137,10 +137,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.runs.detail.kind": ("kind: {kind}", "类型：{kind}"),
     "ui.runs.detail.latest": ("latest: {values}", "最新：{values}"),
     "ui.runs.detail.error": ("error: {error}", "错误：{error}"),
-    "ui.monitor.no_run": (
-        "No run selected. Open one from Runs (1), or start a demo run with d there.",
-        "未选择运行。请在“运行”（1）中打开一个，或在那里按 d 启动演示。",
-    ),
     "ui.monitor.no_data": ("waiting for the first metrics…", "等待第一批指标…"),
     "ui.monitor.step": ("step {step}", "第 {step} 步"),
     "ui.monitor.step_of": ("step {step}/{total}", "第 {step}/{total} 步"),

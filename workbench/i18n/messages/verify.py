@@ -7,7 +7,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "由 'paddle-workbench verify' 检查（会加载 Paddle）；尚无保存的结论",
     ),
     "verify.evidence.no_check": ("no stored environment check", "没有保存的环境检查结果"),
-    "verify.evidence.check_ok": ("{count} checks, none failed ({path})", "{count} 项检查，无失败（{path}）"),
+    "verify.evidence.check_ok": (
+        "{count} {count:check|checks}, none failed ({path})",
+        "{count} 项检查，无失败（{path}）",
+    ),
     "verify.evidence.check_failed": ("failed: {ids} ({path})", "失败：{ids}（{path}）"),
     "verify.evidence.no_tensor_op": (
         "the stored check has no tensor-op result",
@@ -37,7 +40,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "verify.evidence.no_data_dir": ("the baseline recorded no data folder", "基线没有记录数据目录"),
     "verify.evidence.data_missing": ("the data folder is gone: {path}", "数据目录不存在：{path}"),
-    "verify.evidence.lint_failed": ("{count} errors: {first}", "{count} 个错误：{first}"),
+    "verify.evidence.lint_failed": ("{count} {count:error|errors}: {first}", "{count} 个错误：{first}"),
     "verify.evidence.data_drift": (
         "{path} changed since run {run} trained on it (fingerprint differs)",
         "{path} 在运行 {run} 训练之后被修改（指纹不同）",
@@ -49,14 +52,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verify.evidence.no_checkpoint": ("run {run} has no checkpoint", "运行 {run} 没有检查点"),
     "verify.evidence.checkpoint_bad": ("{problems}", "{problems}"),
     "verify.evidence.checkpoint_ok": (
-        "{path}: {files} files match the sha256 manifest",
+        "{path}: {files} {files:file matches|files match} the sha256 manifest",
         "{path}：{files} 个文件与 sha256 清单一致",
     ),
     "verify.evidence.load_failed": ("does not load: {error}", "无法加载：{error}"),
     "verify.evidence.load_ok": ("{path} loads with paddle.load", "{path} 可用 paddle.load 加载"),
     "verify.evidence.no_export": ("run {run} has no export", "运行 {run} 没有导出模型"),
     "verify.evidence.exports_bad": ("{problems}", "{problems}"),
-    "verify.evidence.exports_ok": ("{count} exports match their manifests", "{count} 个导出与清单一致"),
+    "verify.evidence.exports_ok": (
+        "{count} {count:export matches its manifest|exports match their manifests}",
+        "{count} 个导出与清单一致",
+    ),
     "verify.evidence.logs_missing": ("missing {files} in {run}", "{run} 中缺少 {files}"),
     "verify.evidence.logs_ok": ("{files} of {run}", "{run} 的 {files}"),
     "verify.evidence.repro_missing": ("{path} does not record: {keys}", "{path} 未记录：{keys}"),
@@ -66,11 +72,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "verify.evidence.no_runs": ("no runs or reports yet", "还没有运行或报告"),
     "verify.evidence.perms_loose": (
-        "{count} paths readable by others: {paths}",
+        "{count} {count:path|paths} readable by others: {paths}",
         "{count} 个路径可被他人读取：{paths}",
     ),
     "verify.evidence.perms_ok": (
-        "{count} folders, owner-only (0700/0600)",
+        "{count} {count:folder|folders}, owner-only (0700/0600)",
         "{count} 个目录，仅属主可访问（0700/0600）",
     ),
     # the command (workbench.cli.verify)
