@@ -23,15 +23,33 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    config.addinivalue_line("markers", "xdist_group(name): tests that run in one xdist worker (see below)")
+    if hasattr(config.option, "loadscopereorder"):  # xdist hands out groups in the order they are collected
+        config.option.loadscopereorder = False
 
 
+LONGEST_FIRST = (
+    "tests/integration/test_parallel_runs.py",
+    "tests/integration/test_tui_quit_jobs.py",
+    "tests/integration/test_job_ends_whole.py",
+    "tests/integration/test_dist_checkpoints.py",
+)
+"""The test files whose group takes longest (launched multi-rank runs), longest first. Under xdist each
+worker takes the next group when it runs low, in collection order (xdist's own reorder, by the number of
+tests in a group, is turned off above): these start at once, the other integration and UI tests follow,
+and the many short unit tests fill the end of both workers' time instead of one long group."""
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Keep each fixture this suite builds once per module or session in one xdist worker.
 
     ``make test`` runs ``pytest -n 2 --dist loadgroup``: tests without an ``xdist_group`` mark are dealt
     out one by one, so a test file whose module-scoped fixture (a launched run, a trained model) would
     be built again in each worker runs in one group, and every file that uses a session fixture (the
-    demo workspace) joins that fixture's group. A file's explicit ``xdist_group`` mark wins.
+    demo workspace) joins that fixture's group. A file's explicit ``xdist_group`` mark wins. First
+    among the hooks: xdist's worker reads the marks into each test's id in its own
+    ``pytest_collection_modifyitems``, and a mark added after that groups nothing.
     """
     groups: dict[str, str] = {}
     for item in items:
@@ -44,6 +62,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group = groups.get(item.nodeid.split("::", 1)[0])
         if group is not None and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=_longest_first)  # stable: a file's own order is kept
+
+
+def _longest_first(item: pytest.Item) -> tuple[int, int]:
+    """Where ``item`` goes in the run: the files of :data:`LONGEST_FIRST` in that order, then the other
+    integration tests, the UI tests and the unit tests."""
+    path = item.nodeid.split("::", 1)[0]
+    if path in LONGEST_FIRST:
+        return (0, LONGEST_FIRST.index(path))
+    folders = ("tests/integration/", "tests/ui/")
+    return (1, next((n for n, folder in enumerate(folders) if path.startswith(folder)), len(folders)))
 
 
 def _shared_fixtures(item: pytest.Item) -> list[tuple[str, str]]:
@@ -66,7 +95,7 @@ def _english_and_isolated(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pyt
     caches and logs land in tmp."""
     monkeypatch.delenv("PADDLE_WORKBENCH_WORKSPACE", raising=False)
     monkeypatch.delenv("PADDLE_WORKBENCH_RUN_DIR", raising=False)
-    for name in ("THEME", "LOW_BANDWIDTH", "PLAIN", "NO_COLOR"):
+    for name in ("THEME", "LOW_BANDWIDTH", "PLAIN", "NO_COLOR", "BELL", "NOTIFY", "ON_ALERT"):
         monkeypatch.delenv(f"PADDLE_WORKBENCH_{name}", raising=False)
     # The user's own settings file never leaks into a test (nor into the processes tests start).
     monkeypatch.setenv("PADDLE_WORKBENCH_CONFIG", str(tmp_path_factory.mktemp("user") / "config.yaml"))

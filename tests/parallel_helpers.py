@@ -1,10 +1,18 @@
-"""Shared by the sharding-plan tests: a small training config in tmp and plan files beside it."""
+"""Shared by the sharding-plan tests: a small training config in tmp and plan files beside it, and the
+way launched plan runs are made for a module (data and model facts once, jobs started together)."""
 
 from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
+from typing import TypeVar
+
+from click.testing import Result
+
+T = TypeVar("T")
 
 TRAIN = textwrap.dedent(
     """\
@@ -79,3 +87,46 @@ def kubernetes_expand(text: str, env: dict[str, str]) -> str:
         return env.get(match.group(1), match.group(0))
 
     return re.sub(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)", one, text)
+
+
+def concurrently(calls: Mapping[str, Callable[[], T]], workers: int = 4) -> dict[str, T]:
+    """Each call of ``calls`` on a pool of ``workers`` threads, in the mapping's order (longest first);
+    ``name -> result``. For launched jobs: a launch is mostly start-up (imports, the launcher's
+    rendezvous and its 1 s status poll), so independent jobs started together overlap what each would
+    wait through alone. The first exception is raised once every call has ended (no job left running)."""
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {name: pool.submit(call) for name, call in calls.items()}
+        wait(futures.values())
+    return {name: future.result() for name, future in futures.items()}
+
+
+def prepare_cls_data(folder: Path, n_train: int, n_val: int) -> Path:
+    """The demo data a config's ``data.demo: {train: N, val: M, seed: 0}`` makes, made here once: jobs
+    started together never race to make it, and the model-facts cache key (which hashes the data) is
+    the same for all of them."""
+    from workbench.datasets import generate_cls_demo
+
+    generate_cls_demo(folder, n_train=n_train, n_val=n_val, seed=0)
+    return folder
+
+
+def cache_plan_facts(plan: Path, workspace: Path, train_overrides: Sequence[str]) -> None:
+    """Check ``plan`` once in this process with the workspace's model-facts cache, so that the
+    ``plan run``\\ s started together afterwards all reuse the facts (as a user's second run does)
+    instead of each building them in a child process."""
+    from workbench.parallel.facts_cache import cache_folder
+    from workbench.parallel.validate import check_plan
+
+    report = check_plan(plan, train_overrides=train_overrides, facts_cache=cache_folder(workspace))
+    assert report.ok, [str(e) for e in report.errors]
+
+
+def workbench_in_process(workspace: Path, *args: str) -> Result:
+    """``paddle-workbench --workspace WORKSPACE ARGS`` in this process (click's runner): for commands
+    whose process is not what a test is about (``plan parity``, ``runs``), where a fresh interpreter
+    would cost a second of CPU and a traceback shows as ``exception``."""
+    from click.testing import CliRunner
+
+    from workbench.cli.root import build_cli
+
+    return CliRunner().invoke(build_cli(), ["--workspace", str(workspace), *args])

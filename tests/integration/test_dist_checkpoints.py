@@ -11,6 +11,7 @@ shards written but not committed; ``resumed`` — ``plan run dp --resume <killed
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import json
 import os
@@ -18,14 +19,22 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
 
-from tests.parallel_helpers import write_plan, write_train
+from tests.parallel_helpers import (
+    cache_plan_facts,
+    concurrently,
+    prepare_cls_data,
+    workbench_in_process,
+    write_plan,
+    write_train,
+)
 
 pytestmark = [
     pytest.mark.integration,
@@ -87,9 +96,10 @@ class Runs:
         assert result.returncode == 0, (doc, result.stderr[-3000:])
         self.docs[key], self.stderr[key] = doc, result.stderr
 
-    def kill_in_checkpoint(self) -> None:
+    def kill_in_checkpoint(self, beside: Callable[[], None]) -> None:
         """``plan run dp`` until both ranks wrote their shards of step 8 (not yet committed), then kill -9
-        of the command and every process under it."""
+        of the command and every process under it. ``beside`` (another job of the module) runs in a
+        thread once this run's folder is known, and has ended when this returns."""
         env = dict(self.env, PADDLE_WORKBENCH_INJECT="slow_checkpoint@8:600")
         argv = self.argv("plan", "run", str(self.dp), *OVERRIDES, "--watchdog", "900")
         proc = subprocess.Popen(
@@ -99,13 +109,22 @@ class Runs:
         runs = self.workspace / "runs"
         before = set(runs.iterdir()) if runs.is_dir() else set()
         deadline = time.monotonic() + 180
+        other: Future[None] | None = None
+        run_dir = runs  # until this run's folder is seen
+        pool = ThreadPoolExecutor(max_workers=1)
         try:
             while True:
                 found = [d for d in runs.iterdir() if d not in before] if runs.is_dir() else []
-                if found and (found[0] / "dist_checkpoints" / "step-4" / "manifest.json").is_file():
-                    half = list((found[0] / "dist_checkpoints").glob("step-8.tmp-*"))
+                if found and other is None:  # this run's folder: the only new one until the other starts
+                    run_dir = found[0]
+                    other = pool.submit(beside)
+                if (
+                    other is not None
+                    and (run_dir / "dist_checkpoints" / "step-4" / "manifest.json").is_file()
+                ):
+                    half = list((run_dir / "dist_checkpoints").glob("step-8.tmp-*"))
                     if half and all((half[0] / f"rank-{r}.state.pkl").is_file() for r in (0, 1)):
-                        self.killed, self.half_written = found[0], half
+                        self.killed, self.half_written = run_dir, half
                         break
                 assert proc.poll() is None, proc.communicate()
                 assert time.monotonic() < deadline, "the run never reached the checkpoint of step 8"
@@ -119,6 +138,9 @@ class Runs:
                     os.kill(pid, signal.SIGKILL)
             proc.communicate()
             psutil.wait_procs([p for p in map(_process, family) if p is not None], timeout=30)
+            pool.shutdown(wait=True)
+        if other is not None:
+            other.result()
 
 
 def _process(pid: int) -> psutil.Process | None:
@@ -139,12 +161,20 @@ def losses(run_dir: Path, rank: int = 0) -> dict[int, float]:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
+    """The four runs, two at a time: the full run beside the one killed in its checkpoint, then the two
+    resumes of the killed one. The demo data and the model facts are made once before."""
     state = Runs(tmp_path_factory.mktemp("distckpt"))
-    state.plan_run("full", str(state.dp))
-    state.kill_in_checkpoint()
+    prepare_cls_data(state.root / "data", n_train=256, n_val=64)
+    cache_plan_facts(state.dp, state.workspace, OVERRIDES[1::2])
+    state.kill_in_checkpoint(beside=lambda: state.plan_run("full", str(state.dp)))
     assert state.killed is not None
-    state.plan_run("resumed", str(state.dp), "--resume", state.killed.name)
-    state.plan_run("resharded", str(state.tp), "--resume", state.killed.name)
+    resume = ("--resume", state.killed.name)
+    concurrently(
+        {
+            "resumed": lambda: state.plan_run("resumed", str(state.dp), *resume),
+            "resharded": lambda: state.plan_run("resharded", str(state.tp), *resume),
+        }
+    )
     yield state
 
 
@@ -201,8 +231,10 @@ def test_merge_writes_a_single_card_checkpoint_that_compare_takes(runs: Runs) ->
     import paddle
 
     full, resharded = runs.docs["full"]["run_dir"], runs.docs["resharded"]["run_dir"]
-    for run in (full, resharded):
-        result = runs.wb("plan", "merge", run, "--json")
+    merges = concurrently(
+        {run: functools.partial(runs.wb, "plan", "merge", run, "--json") for run in (full, resharded)}
+    )
+    for result in merges.values():
         assert result.returncode == 0, result.stderr[-3000:]
         merged = json.loads(result.stdout)
         assert merged["step"] == STEPS and merged["export"] and merged["export_error"] is None
@@ -221,15 +253,17 @@ def test_merge_writes_a_single_card_checkpoint_that_compare_takes(runs: Runs) ->
 
 def test_bad_resume_and_merge_targets_are_located_refusals(runs: Runs) -> None:
     unmerged = runs.docs["resumed"]["run_dir"]
-    result = runs.wb("compare", unmerged)
-    assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert f"fix: paddle-workbench plan merge {Path(unmerged).name}" in result.stdout + result.stderr
     result = runs.wb("plan", "run", str(runs.dp), *OVERRIDES, "--resume", "no-such-run")
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "no-such-run" in result.stdout + result.stderr
-    result = runs.wb("plan", "merge", "no-such-run")
-    assert result.returncode == 2 and "Traceback" not in result.stderr
-    result = runs.wb("plan", "merge", runs.docs["full"]["run_dir"], "--step", "5")
-    assert result.returncode == 2 and "no distributed checkpoint of step 5 (it has: 4, 8, 12)" in (
-        result.stdout + result.stderr
+    # The refusals of compare and merge, in this process (a traceback shows as the result's exception).
+    result = workbench_in_process(runs.workspace, "compare", unmerged)
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
+    assert f"fix: paddle-workbench plan merge {Path(unmerged).name}" in result.output
+    result = workbench_in_process(runs.workspace, "plan", "merge", "no-such-run")
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
+    result = workbench_in_process(
+        runs.workspace, "plan", "merge", runs.docs["full"]["run_dir"], "--step", "5"
     )
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
+    assert "no distributed checkpoint of step 5 (it has: 4, 8, 12)" in result.output

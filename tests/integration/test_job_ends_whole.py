@@ -331,7 +331,7 @@ def test_sighup_on_a_terminal_sends_the_remaining_lines_to_the_run_log(tmp_path:
     _assert_nothing_left(workspace)
     [run_dir] = list((workspace / "runs").iterdir())
     terminal = shown.decode(errors="replace")
-    assert "started on 2 rank(s)" in terminal and "run cancelled" not in terminal, terminal[-2000:]
+    assert "started on 2 ranks" in terminal and "run cancelled" not in terminal, terminal[-2000:]
     logs = (run_dir / "logs.txt").read_text(errors="replace")
     assert "SIGHUP received" in logs and "run cancelled" in logs
     assert json.loads((run_dir / "state.json").read_text())["status"] == "cancelled"

@@ -1,12 +1,12 @@
 """Sharding plans run for real: 2 CPU ranks through ``paddle.distributed.launch``, parity with the baseline.
 
 One module-scoped set of runs (a 2-rank launch costs ~10 s, nearly all start-up) is shared by the
-tests: the single-card baseline of ``train_cls_mlp.yaml`` and the data-parallel, sharding-level,
-column/row tensor-parallel and 2-D (dp × mp, 4 ranks) samples, all on the same 100 steps — long enough
-for float32 rounding to be amplified by training, which the parity verdict must tell from a real error.
-A second set plants the real errors a verdict must name (another seed, an un-scaled learning rate, a
-wrong global batch, a loop of the user's own that never all-reduces its gradients) and a run of another
-model that parity must refuse. Then the export folder, copied elsewhere, runs as two "nodes" over
+tests and started together, four at a time: the single-card baseline of ``train_cls_mlp.yaml`` and the
+data-parallel, sharding-level, column/row tensor-parallel and 2-D (dp × mp, 4 ranks) samples, all on
+the same 100 steps — long enough for float32 rounding to be amplified by training, which the parity
+verdict must tell from a real error — and the runs that plant the real errors a verdict must name
+(another seed, an un-scaled learning rate, a wrong global batch, a loop of the user's own that never
+all-reduces its gradients). A run of another model is one that parity must refuse. Then the export folder, copied elsewhere, runs as two "nodes" over
 loopback (one through launch.sh, one through the PaddleJob's command with the operator's variables),
 and a rank that hangs is named by the watchdog with nothing left running. The verdict's combinatorics are unit
 tests on curves recorded from such runs (tests/unit/test_parity_verdict.py).
@@ -14,6 +14,7 @@ tests on curves recorded from such runs (tests/unit/test_parity_verdict.py).
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import os
@@ -31,7 +32,14 @@ import psutil
 import pytest
 import yaml
 
-from tests.parallel_helpers import kubernetes_expand, operator_env
+from tests.parallel_helpers import (
+    cache_plan_facts,
+    concurrently,
+    kubernetes_expand,
+    operator_env,
+    prepare_cls_data,
+    workbench_in_process,
+)
 
 pytestmark = [
     pytest.mark.integration,
@@ -65,31 +73,90 @@ class Runs:
         self.env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + self.env.get("PATH", "")
         self.baseline: dict[str, Any] = {}
         self.plans: dict[str, dict[str, Any]] = {}
+        self.planted: dict[str, tuple[Path, Path]] = {}
+        """``name -> (baseline, run with the planted error)``."""
         self.others: set[str] = set()
-        """Run folders of plan_cls_dp.yaml made by other tests (the planted errors)."""
+        """Run folders of plan_cls_dp.yaml made for other tests (the planted errors)."""
+        self.hung: subprocess.CompletedProcess[str] | None = None
+        """``plan run`` of the tp sample with a rank that hangs (it must fail, naming that rank)."""
+
+    def argv(self, *args: str) -> list[str]:
+        return [sys.executable, "-m", "workbench", "--workspace", str(self.workspace), *args]
+
+    def run(
+        self, argv: list[str], env: dict[str, str] | None = None, timeout: float = 240
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            argv, capture_output=True, text=True, env=env or self.env, timeout=timeout, cwd=self.root
+        )
 
     def wb(
         self, *args: str, env: dict[str, str] | None = None, timeout: float = 240
     ) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "workbench", "--workspace", str(self.workspace), *args],
-            capture_output=True, text=True, env=env or self.env, timeout=timeout, cwd=self.root,
-        )  # fmt: skip
+        return self.run(self.argv(*args), env=env, timeout=timeout)
+
+    def parity(self, *args: str) -> tuple[int, dict[str, Any]]:
+        """``plan parity ARGS --json`` (in this process: it reads run folders, nothing more); the exit
+        code and the document."""
+        result = workbench_in_process(self.workspace, "plan", "parity", *args, "--json")
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+        return result.exit_code, json.loads(result.stdout)
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
+    """Every launched run the module's tests read, started together (four at a time, the longest
+    first): the four samples and the single-card baseline, three dp runs with a planted error and a
+    baseline of their length, a loop of the user's own without gradient sync (launched and as one
+    process), and the tp sample with a rank that hangs. The demo data and the samples' model facts are
+    made once before, as a user's second run finds them."""
     state = Runs(tmp_path_factory.mktemp("parallel"))
-    result = state.wb("train", str(SAMPLES / "train_cls_mlp.yaml"), *state.overrides, "--plain", "--json")
-    assert result.returncode == 0, result.stderr[-3000:]
-    state.baseline = json.loads(result.stdout)
-    for name in PLANS:
+    prepare_cls_data(state.root / "data", n_train=512, n_val=64)
+    cache_plan_facts(SAMPLES / "plan_cls_dp.yaml", state.workspace, state.overrides[1::2])
+    script = state.root / "manual_dp.py"
+    script.write_text(MANUAL_DP)
+    manual_env = dict(state.env, PADDLE_WORKBENCH_WORKSPACE=str(state.workspace))
+    launcher = [sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", "2"]
+    jobs: dict[str, tuple[list[str], dict[str, str] | None]] = {}
+    for name in sorted(PLANS, key=lambda plan: -NPROC.get(plan, 2)):
         nproc = ("--nproc", str(NPROC[name])) if name in NPROC else ()
         plan = str(SAMPLES / f"plan_cls_{name}.yaml")
-        result = state.wb("plan", "run", plan, *nproc, *state.overrides, "--json")
-        doc = json.loads(result.stdout)
-        assert result.returncode == 0, (doc, result.stderr[-3000:])
-        state.plans[name] = doc
+        jobs[name] = (state.argv("plan", "run", plan, *nproc, *state.overrides, "--json"), None)
+    log_dir = str(state.root / "manual-log")
+    jobs["manual-launched"] = ([*launcher, "--log_dir", log_dir, str(script)], manual_env)
+    short = ["-o", f"train.steps={PLANTED_STEPS}"]
+    for name, values in PLANTED.items():
+        extra = [arg for value in values for arg in ("-o", value)]
+        dp = str(SAMPLES / "plan_cls_dp.yaml")
+        argv = state.argv("plan", "run", dp, *state.overrides, *short, *extra, "--json")
+        jobs[f"planted-{name}"] = (argv, None)
+    train = str(SAMPLES / "train_cls_mlp.yaml")
+    jobs["baseline"] = (state.argv("train", train, *state.overrides, "--plain", "--json"), None)
+    jobs["baseline-short"] = (state.argv("train", train, *state.overrides, *short, "--plain", "--json"), None)
+    jobs["manual-single"] = ([sys.executable, str(script)], manual_env)
+    hang = dict(state.env, PADDLE_WORKBENCH_INJECT="hang@4:600", PADDLE_WORKBENCH_INJECT_RANK="1")
+    tp = str(SAMPLES / "plan_cls_tp.yaml")
+    jobs["hang"] = (
+        state.argv(
+            "plan", "run", tp, *state.overrides, "-o", "alerts.hang_after_s=2", "--watchdog", "6", "--json"
+        ),
+        hang,
+    )
+    done = concurrently({key: functools.partial(state.run, argv, env) for key, (argv, env) in jobs.items()})
+    state.hung = done.pop("hang")
+    for key, result in done.items():
+        assert result.returncode == 0, (key, result.stdout[-2000:], result.stderr[-3000:])
+    state.baseline = json.loads(done["baseline"].stdout)
+    state.plans = {name: json.loads(done[name].stdout) for name in PLANS}
+    baseline = Path(json.loads(done["baseline-short"].stdout)["run_dir"])
+    for name in PLANTED:
+        doc = json.loads(done[f"planted-{name}"].stdout)
+        state.planted[name] = (baseline, Path(doc["run_dir"]))
+        state.others.add(doc["run_dir"])
+    manual = sorted((state.workspace / "runs").glob("*manual_dp*"))
+    single = next(d for d in manual if not (d / "ranks").is_dir())
+    launched = next(d for d in manual if (d / "ranks").is_dir())
+    state.planted["no_grad_sync"] = (single, launched)
     yield state
 
 
@@ -110,9 +177,8 @@ def test_sample_runs_on_launched_ranks_and_passes_parity_at_100_steps(runs: Runs
     # The model as built, before the plan split it: the baseline's fingerprint.
     baseline_model = json.loads((Path(runs.baseline["run_dir"]) / "model.json").read_text())
     assert json.loads((run_dir / "model.json").read_text())["sha256"] == baseline_model["sha256"]
-    result = runs.wb("plan", "parity", runs.baseline["run_dir"], str(run_dir), "--json")
-    parity = json.loads(result.stdout)
-    assert result.returncode == 0, parity
+    code, parity = runs.parity(runs.baseline["run_dir"], str(run_dir))
+    assert code == 0, parity
     assert parity["ok"] and parity["verdict"] in ("match", "match_amplified"), parity["verdict_text"]
     assert parity["first_divergence_step"] is None and parity["comparable"]["model_by_fingerprint"]
     assert parity["verdict_text"].startswith("parity holds")
@@ -128,15 +194,15 @@ def test_sample_runs_on_launched_ranks_and_passes_parity_at_100_steps(runs: Runs
 
 
 def test_parity_reports_the_first_step_beyond_tolerance(runs: Runs) -> None:
-    result = runs.wb(
-        "plan", "parity", runs.baseline["run_dir"], runs.plans["dp"]["run_dir"], "--tolerance", "0", "--json"
-    )
-    parity = json.loads(result.stdout)
+    code, parity = runs.parity(runs.baseline["run_dir"], runs.plans["dp"]["run_dir"], "--tolerance", "0")
     if parity["max_abs_diff"] == 0:
         pytest.skip("bit-identical losses: no step differs at all")
-    assert result.returncode == 1 and isinstance(parity["first_divergence_step"], int)
+    assert code == 1 and isinstance(parity["first_divergence_step"], int)
 
 
+PLANTED_STEPS = 20
+"""The planted errors' runs and their baseline train this many steps: each error shows at step 1 or 2
+(the 100 steps are for telling float32 rounding, amplified, from a real error)."""
 PLANTED = {
     "seed": ["train.seed=43"],
     "unscaled_lr": ["train.batch_size=128"],  # the global batch doubled, the learning rate left as it was
@@ -189,44 +255,11 @@ MANUAL_DP = textwrap.dedent(
 )
 
 
-@pytest.fixture(scope="module")
-def planted(runs: Runs) -> dict[str, tuple[Path, Path]]:
-    """``name -> (baseline, run with the planted error)``: three dp plan runs with an error planted in
-    their config, and a 2-rank loop of the user's own without gradient sync beside its 1-process run."""
-    found: dict[str, tuple[Path, Path]] = {}
-    baseline = Path(runs.baseline["run_dir"])
-    for name, values in PLANTED.items():
-        extra = [arg for value in values for arg in ("-o", value)]
-        result = runs.wb("plan", "run", str(SAMPLES / "plan_cls_dp.yaml"), *runs.overrides, *extra, "--json")
-        doc = json.loads(result.stdout)
-        assert result.returncode == 0, (doc, result.stderr[-3000:])
-        found[name] = (baseline, Path(doc["run_dir"]))
-        runs.others.add(doc["run_dir"])
-    script = runs.root / "manual_dp.py"
-    script.write_text(MANUAL_DP)
-    env = dict(runs.env, PADDLE_WORKBENCH_WORKSPACE=str(runs.workspace))
-    log_dir = str(runs.root / "manual-log")
-    for argv in (
-        [sys.executable, str(script)],
-        [sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", "2", "--log_dir", log_dir, str(script)],
-    ):  # fmt: skip
-        done = subprocess.run(argv, cwd=runs.root, env=env, capture_output=True, text=True, timeout=240)
-        assert done.returncode == 0, done.stderr[-3000:]
-    manual = sorted((runs.workspace / "runs").glob("*manual_dp*"))
-    single = next(d for d in manual if not (d / "ranks").is_dir())
-    launched = next(d for d in manual if (d / "ranks").is_dir())
-    found["no_grad_sync"] = (single, launched)
-    return found
-
-
 @pytest.mark.parametrize("name", sorted(NAMED))
-def test_each_planted_error_fails_parity_with_its_check_named(
-    runs: Runs, planted: dict[str, tuple[Path, Path]], name: str
-) -> None:
-    baseline, run_dir = planted[name]
-    result = runs.wb("plan", "parity", str(baseline), str(run_dir), "--json")
-    parity = json.loads(result.stdout)
-    assert result.returncode == 1, parity
+def test_each_planted_error_fails_parity_with_its_check_named(runs: Runs, name: str) -> None:
+    baseline, run_dir = runs.planted[name]
+    code, parity = runs.parity(str(baseline), str(run_dir))
+    assert code == 1, parity
     assert parity["verdict"] == "diverged" and set(parity["named_causes"]) == NAMED[name], parity["checks"]
     assert parity["verdict_text"].startswith("parity does not hold")
     assert all(cause in parity["verdict_text"] for cause in NAMED[name])
@@ -246,15 +279,15 @@ def test_two_different_models_are_refused_with_what_differs(runs: Runs) -> None:
     assert demo.returncode == 0, demo.stderr[-3000:]
     demo_dir = Path(json.loads(demo.stdout)["run_dir"])
     tp = runs.plans["tp"]["run_dir"]
-    result = runs.wb("plan", "parity", str(demo_dir), tp)
-    assert result.returncode == 2, result.stdout
-    out = result.stdout + result.stderr
+    result = workbench_in_process(runs.workspace, "plan", "parity", str(demo_dir), tp)
+    assert result.exit_code == 2, result.output
+    out = result.output
     assert "are not comparable" in out and "model.name: small_cnn ≠ small_cnn_mlp" in out
     assert f"parameters only in {demo_dir.name}: fc.weight, fc.bias" in out
     assert "max |Δloss|" not in out  # nothing was compared
     assert f"next: paddle-workbench plan parity {Path(runs.baseline['run_dir']).name}" in out
-    doc = json.loads(runs.wb("plan", "parity", str(demo_dir), tp, "--json").stdout)
-    assert doc["verdict"] == "not_comparable" and doc["compared_steps"] == 0
+    code, doc = runs.parity(str(demo_dir), tp)
+    assert code == 2 and doc["verdict"] == "not_comparable" and doc["compared_steps"] == 0
     assert {d["what"] for d in doc["comparable"]["differences"]} >= {"model"}
     reports = list((Path(tp) / "reports").glob("parity-*.json"))  # a refusal stores no parity report
     assert all(json.loads(p.read_text())["verdict"] != "not_comparable" for p in reports)
@@ -285,10 +318,16 @@ def test_exported_folder_runs_from_a_copy_as_two_nodes_over_loopback(runs: Runs)
     command under ``bash -c`` in the copy (the pod's workingDir), with paddle-operator's variables set
     as the operator sets them — one job, one run, parity with the single card."""
     made = runs.root / "export"
-    result = runs.wb(
-        "plan", "export", str(SAMPLES / "plan_cls_dp.yaml"), "--output", str(made), *runs.overrides
+    result = workbench_in_process(
+        runs.workspace,
+        "plan",
+        "export",
+        str(SAMPLES / "plan_cls_dp.yaml"),
+        "--output",
+        str(made),
+        *runs.overrides,
     )
-    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.exit_code == 0, result.output[-2000:]
     copy = runs.root / "cluster" / "job"
     shutil.copytree(made, copy)
     shutil.rmtree(made)
@@ -320,7 +359,7 @@ def test_exported_folder_runs_from_a_copy_as_two_nodes_over_loopback(runs: Runs)
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(30)
-    listed = json.loads(runs.wb("runs", "--json").stdout)["runs"]
+    listed = json.loads(workbench_in_process(runs.workspace, "runs", "--json").stdout)["runs"]
     job = [
         r for r in listed if r["run_id"].endswith(tuple("0123456789abcdef")) and "plan_cls_dp" in r["run_id"]
     ]
@@ -328,9 +367,8 @@ def test_exported_folder_runs_from_a_copy_as_two_nodes_over_loopback(runs: Runs)
     assert len(joined) == 1 and joined[0]["status"] == "finished", listed
     run_dir = Path(joined[0]["run_dir"])
     assert sorted(p.name for p in (run_dir / "ranks").iterdir()) == ["0", "1"]
-    result = runs.wb("plan", "parity", runs.baseline["run_dir"], str(run_dir), "--json")
-    parity = json.loads(result.stdout)
-    assert result.returncode == 0 and parity["ok"], parity
+    code, parity = runs.parity(runs.baseline["run_dir"], str(run_dir))
+    assert code == 0 and parity["ok"], parity
     assert subprocess.run(["bash", "-n", str(copy / "plan_cls_dp.slurm")]).returncode == 0
 
 
@@ -346,11 +384,9 @@ def _leftovers(marker: str) -> list[psutil.Process]:
 
 
 def test_a_hanging_rank_is_named_by_the_watchdog_and_nothing_is_left_running(runs: Runs) -> None:
-    env = dict(runs.env, PADDLE_WORKBENCH_INJECT="hang@4:600", PADDLE_WORKBENCH_INJECT_RANK="1")
-    result = runs.wb(
-        "plan", "run", str(SAMPLES / "plan_cls_tp.yaml"), *runs.overrides, "-o", "alerts.hang_after_s=2",
-        "--watchdog", "6", "--json", env=env, timeout=200,
-    )  # fmt: skip
+    """The tp sample with rank 1 hanging at step 4 and a 6 s watchdog (a job of the module's batch)."""
+    result = runs.hung
+    assert result is not None
     doc = json.loads(result.stdout)
     assert result.returncode == 1, doc
     assert doc["status"] == "failed" and doc["rank"] == 1, doc

@@ -10,6 +10,7 @@ against the shards each rank saved.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import os
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.parallel_helpers import concurrently
 
 pytestmark = [
     pytest.mark.integration,
@@ -144,10 +147,17 @@ def launch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Launch]:
     (state.root / "seq_model.py").write_text(SEQ_MODEL)
     (state.root / "train.yaml").write_text(TRAIN)
     (state.root / "plan.yaml").write_text(PLAN)
-    result = state.wb("plan", "run", "plan.yaml", "--json")
+    # The launch and its single-card baseline, started together (a launch is mostly start-up).
+    done = concurrently(
+        {
+            "run": functools.partial(state.wb, "plan", "run", "plan.yaml", "--json"),
+            "baseline": functools.partial(state.wb, "train", "train.yaml", "--plain", "--json"),
+        }
+    )
+    result = done["run"]
     assert result.returncode == 0, (result.stdout[-3000:], result.stderr[-3000:])
     state.run, state.run_stderr = json.loads(result.stdout), result.stderr
-    result = state.wb("train", "train.yaml", "--plain", "--json")
+    result = done["baseline"]
     assert result.returncode == 0, result.stderr[-3000:]
     state.baseline = json.loads(result.stdout)
     yield state

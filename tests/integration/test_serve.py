@@ -746,7 +746,7 @@ def test_stop_timeout_answers_json_and_says_one_line(demo: Demo) -> None:
     after_stop = [line for line in output.splitlines() if line.strip()]
     after_stop = after_stop[next(i for i, line in enumerate(after_stop) if "Stopping" in line) + 1 :]
     assert len(after_stop) == 2, output  # the one line, then "Stopped"
-    assert "1 request(s) still running were cancelled" in after_stop[0] and "Stopped" in after_stop[1]
+    assert "1 request still running was cancelled" in after_stop[0] and "Stopped" in after_stop[1]
     assert "Traceback" not in output and "Internal Server Error" not in output
     log = (demo.run_dir / "serve.log").read_text(encoding="utf-8")
     assert '"POST /predict" 503' in log and "Traceback" not in log
