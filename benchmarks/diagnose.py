@@ -11,8 +11,16 @@ Two groups of inputs, median of a few runs each after one warm-up (which compile
   49,000 distinct words (the key filter's worst case), Chinese keys, unterminated escape sequences, and
   a few MB of short lines that each hold an error (or many signatures' keys).
 
+- **The corpus** (``tests/data/diagnose_corpus``, real users' logs from public issues): recall of the right
+  cause in the top 1 and top 3 per family, how often no known cause was found (silence) and how often the
+  structured reading answered instead (unrecognised), claims on clean kit logs, and the time per MB over
+  the corpus. ``--part test`` (the default) prints only aggregates; ``--part dev`` also lists each miss;
+  ``--part all`` both parts' aggregates and the dev misses.
+
 Run from the repository root: ``python benchmarks/diagnose.py`` (``--mb 0.04`` makes the hostile inputs
-smaller, e.g. to time an engine that is not linear; ``--skip-long`` leaves out the 100k-line logs).
+smaller, e.g. to time an engine that is not linear; ``--skip-long`` leaves out the 100k-line logs;
+``--corpus-only`` / ``--no-corpus``; ``--engine DIR`` scores the workbench package of another tree, e.g.
+an older commit unpacked with ``git archive``).
 """
 
 from __future__ import annotations
@@ -25,18 +33,29 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from workbench.troubleshoot.diagnose import decode_log, diagnose_text  # noqa: E402
-from workbench.troubleshoot.signatures import SIGNATURES  # noqa: E402
+from benchmarks import diagnose_corpus  # noqa: E402
+
+if TYPE_CHECKING:
+    from workbench.troubleshoot.diagnose import Diagnosis
 
 LINES = 100_000
 TRAIN = "[2026/06/10 10:12:01] ppocr INFO: epoch: [3/500], global_step: {i}, lr: 0.001000, acc: 0.412, loss: 1.{i}"
-DATA = Path(__file__).resolve().parents[1] / "tests/unit/data/diagnose"
-TAIL = (DATA / "launch_matmul.log").read_text()
+DATA = ROOT / "tests/unit/data/diagnose"
+CORPUS = ROOT / "tests/data/diagnose_corpus"
 BUDGET_S_PER_MB = 1.0
 """The budget for the hostile inputs: 1 s per MB of input (issue #18: ≤ 1 s for a 1 MB single line)."""
+
+
+def diagnose_text(text: str) -> Diagnosis:
+    """The engine's ``diagnose_text`` (imported late: ``--engine`` chooses whose)."""
+    from workbench.troubleshoot.diagnose import diagnose_text as engine
+
+    return engine(text)
 
 
 def _median(text: str, runs: int = 5) -> tuple[float, list[str]]:
@@ -67,6 +86,8 @@ def _word(i: int) -> str:
 
 def hostile_shapes(size: int) -> dict[str, Callable[[], str]]:
     """The hostile inputs, each about ``size`` characters (built lazily)."""
+    from workbench.troubleshoot.signatures import SIGNATURES
+
     keys = " ".join(key for _, sig in SIGNATURES.items() for key in sig.keys)
     traceback_words = " ".join(
         " ".join((DATA / name).read_text(encoding="utf-8").split())
@@ -98,17 +119,73 @@ def hostile_shapes(size: int) -> dict[str, Callable[[], str]]:
     }
 
 
+def corpus(folder: Path, part: str, runs: int) -> None:
+    """Score the engine on the corpus: recall per family, silence, clean claims, time per MB."""
+    from workbench.troubleshoot.signatures import SIGNATURES
+
+    parts = {"test": ("test", "clean"), "dev": ("dev", "clean"), "all": ("dev", "test", "clean")}[part]
+    logs, problems = diagnose_corpus.load(folder, parts)
+    counts = {name: sum(1 for log in logs if log.part == name) for name in parts}
+    print(f"corpus {folder}: " + ", ".join(f"{name} {n}" for name, n in counts.items()))
+    for problem in problems:
+        print(f"  format: {problem}")
+    unknown = diagnose_corpus.unknown_ids(logs, set(SIGNATURES.names()))
+    if unknown:
+        print(
+            f"  expected ids no signature has yet: {len(unknown)} ({', '.join(unknown[:12])}{' …' if len(unknown) > 12 else ''})"
+        )
+    if not logs:
+        print("  empty corpus")
+        return
+    diagnose_text("warm-up")  # compiles the signatures outside the timed runs
+    every, _ = diagnose_corpus.load(folder)
+    whole = diagnose_corpus.score(every, diagnose_text, runs)
+    print(
+        f"whole corpus ({len(every)} logs, {whole.megabytes:.3f} MB): {whole.seconds * 1000:.1f} ms, "
+        f"{whole.ms_per_mb:.0f} ms per MB (median of {runs} runs per log)"
+    )
+    for scored in [p for p in parts if p != "clean"] if part == "all" else [part]:
+        chosen = [log for log in logs if log.part in (scored, "clean")]
+        result = diagnose_corpus.score(chosen, diagnose_text, runs)
+        title = f"{scored}/ ({result.total.n} error logs, {result.clean} clean): recall of the right cause"
+        for line in diagnose_corpus.report(result, misses=scored == "dev", title=title):
+            print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=1.0, help="size of each hostile input in MB (default 1)")
     parser.add_argument("--runs", type=int, default=3, help="timed runs per hostile input (default 3)")
     parser.add_argument("--skip-long", action="store_true", help="leave out the 100k-line logs")
+    parser.add_argument(
+        "--corpus", type=Path, default=CORPUS, help="the corpus folder (default: the repository's)"
+    )
+    parser.add_argument("--part", choices=("dev", "test", "all"), default="test", help="which part to score")
+    parser.add_argument("--corpus-only", action="store_true", help="score the corpus, skip the timing inputs")
+    parser.add_argument("--no-corpus", action="store_true", help="leave the corpus out")
+    parser.add_argument("--engine", type=Path, default=None, help="a tree whose workbench package to score")
     args = parser.parse_args()
-    print(f"{len(SIGNATURES)} signatures")
+    if args.engine is not None:
+        sys.path.insert(0, str(args.engine.resolve()))
+    import workbench
+    from workbench.troubleshoot.signatures import SIGNATURES
+
+    print(f"engine {Path(workbench.__file__).parent}: {len(SIGNATURES)} signatures")
+    if not args.corpus_only:
+        timing(args)
+    if not args.no_corpus:
+        corpus(args.corpus, args.part, runs=3)
+
+
+def timing(args: argparse.Namespace) -> None:
+    """The 100k-line logs and the hostile inputs against their budgets."""
+    from workbench.troubleshoot.diagnose import decode_log
+
+    tail = (DATA / "launch_matmul.log").read_text()
     if not args.skip_long:
         clean = "\n".join(TRAIN.format(i=i) for i in range(LINES))
-        failing = clean + "\n" + TAIL
-        coloured = "\r\n".join(f"\x1b[32m{TRAIN.format(i=i)}\x1b[0m" for i in range(LINES)) + "\r\n" + TAIL
+        failing = clean + "\n" + tail
+        coloured = "\r\n".join(f"\x1b[32m{TRAIN.format(i=i)}\x1b[0m" for i in range(LINES)) + "\r\n" + tail
         for name, text in (("clean", clean), ("failing", failing)):
             seconds, ids = _median(text)
             print(

@@ -8,12 +8,21 @@ back as :class:`FlowProbed`; the evidence gathered so far is always shown. ``b``
 ``e`` writes the finding (and any diagnosis) to ``<workspace>/reports/wizard-<time>.md``; ``r`` opens the
 workspace's newest failed run straight into its diagnosis, and ``f`` continues into the matching flow.
 Probes look at the workspace's newest run when there is one.
+
+Keys follow the user: the problem list is focused with its first row highlighted on entry (enter works
+at once); the footer offers only the keys that do something now (``b`` inside a flow, ``ctrl+s`` while the
+text box is open, ``e`` once there is something to export, ``f`` after a diagnosis with a flow to follow)
+and ``tab`` between the problem list and the current step. When a flow ends or a diagnosis arrives,
+focus returns to the problem list, where the next action starts. Every new start (a problem, a paste,
+``r``) clears the previous one's evidence, finding and text. A pasted log with no known cause but a
+traceback gets the engine's structured reading (the error, the frame in the user's or kit's code, the
+versions, the closest cause marked "not sure", what to try) — the lines ``diagnose`` prints.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -28,20 +37,32 @@ from workbench.screens.inert import InertStatic
 from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import FlowProbed, PasteDiagnosed, WizardExported
 
+if TYPE_CHECKING:
+    from workbench.troubleshoot.diagnose import Diagnosis
+
 PASTE = "__paste__"
+
+
+def next_flow(diagnosis: Diagnosis, matched: str | None) -> str | None:
+    """The flow to offer after a diagnosis: the one its top known cause names, else the one the
+    unrecognised answer points at (its closest family, not sure)."""
+    if matched is not None:
+        return matched
+    return diagnosis.unrecognised.flow if diagnosis.unrecognised is not None else None
 
 
 class WizardScreen(WorkbenchScreen):
     """Guided troubleshooting: problems on the left, the current step, evidence and finding on the right."""
 
     mode = "wizard"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "leave", "ui.key.back"),
-        Binding("b", "step_back", "ui.wizard.key.back"),
-        Binding("ctrl+s", "submit", "ui.wizard.key.submit"),
-        Binding("e", "export", "ui.wizard.key.export"),
-        Binding("f", "follow", "ui.wizard.key.follow"),
+    BINDINGS: ClassVar[list[BindingType]] = [  # in the order a narrow footer keeps them
         Binding("r", "failed_run", "ui.wizard.key.run"),
+        Binding("ctrl+s", "submit", "ui.wizard.key.submit"),
+        Binding("f", "follow", "ui.wizard.key.follow"),
+        Binding("e", "export", "ui.wizard.key.export"),
+        Binding("b", "step_back", "ui.wizard.key.back"),
+        Binding("tab", "app.focus_next", "ui.wizard.key.tab"),
+        Binding("escape", "leave", "ui.key.back"),
     ]
     DEFAULT_CSS = """
     WizardScreen #wizard-problems { width: 40; }
@@ -68,8 +89,8 @@ class WizardScreen(WorkbenchScreen):
                 yield InertStatic(t("ui.wizard.pick"), id="wizard-prompt")  # may name the pasted source
                 yield OptionList(id="wizard-choices")
                 yield TextArea(id="wizard-text")
+                yield InertStatic(id="wizard-finding", classes="wizard-pane")  # right under its header
                 yield InertStatic(id="wizard-evidence", classes="wizard-pane")  # quoted log lines
-                yield InertStatic(id="wizard-finding", classes="wizard-pane")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -79,8 +100,40 @@ class WizardScreen(WorkbenchScreen):
         problems.add_option(Option(t("ui.wizard.paste"), id=PASTE))
         for name, flow in FLOWS.items():
             problems.add_option(Option(t(flow.title_key), id=name))
+        problems.highlighted = 0
+        problems.focus()
         self.query_one("#wizard-choices", OptionList).display = False
         self.query_one("#wizard-text", TextArea).display = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers a key only while it does something (see the module docstring)."""
+        if action == "step_back":
+            return self.walk is not None
+        if action == "submit":
+            return self.query_one("#wizard-text", TextArea).display
+        if action == "export":
+            return self.diagnosis is not None or (self.walk is not None and self.walk.done)
+        if action == "follow":
+            return self.walk is None and self.suggested_flow is not None
+        return True
+
+    def _clear(self) -> None:
+        """Forget the previous problem, paste or diagnosis: its walk, evidence, finding and text."""
+        self.walk = None
+        self.diagnosis = None
+        self.suggested_flow = None
+        self.query_one("#wizard-evidence", Static).update("")
+        self.query_one("#wizard-finding", Static).update("")
+        self.query_one("#wizard-text", TextArea).clear()
+        self._show_choices([])
+        self.refresh_bindings()
+
+    def _to_problems(self) -> None:
+        """Focus the problem list, where the next action starts (pick, or a screen key: e, f, r, b)."""
+        problems = self.query_one("#wizard-problems", OptionList)
+        if problems.highlighted is None:
+            problems.highlighted = 0
+        problems.focus()
 
     # -- where probes look --------------------------------------------------------------------------
 
@@ -105,18 +158,24 @@ class WizardScreen(WorkbenchScreen):
             self.start_flow(event.option.id)
 
     def open_paste(self) -> None:
-        self.walk = None
+        """A fresh text box for a pasted error: the previous paste, flow and diagnosis are gone."""
+        self._clear()
         self._set_prompt(t("ui.wizard.paste.prompt"))
-        self._show_choices([])
         text = self.query_one("#wizard-text", TextArea)
         text.display = True
         text.focus()
+        self.refresh_bindings()
 
-    def start_flow(self, flow_id: str, context: Any = None) -> None:
+    def start_flow(self, flow_id: str, context: Any = None, keep_diagnosis: bool = False) -> None:
+        """Walk ``flow_id`` from its start; ``keep_diagnosis``: it follows from the diagnosis (``f``), which
+        stays for the export."""
         from workbench.troubleshoot.flow import open_flow
 
+        diagnosis = self.diagnosis
+        self._clear()
+        if keep_diagnosis:
+            self.diagnosis = diagnosis
         self.walk = open_flow(flow_id, context or self._probe_context())
-        self.query_one("#wizard-finding", Static).update("")
         self._render_step()
 
     # -- walking ----------------------------------------------------------------------------------------
@@ -145,14 +204,16 @@ class WizardScreen(WorkbenchScreen):
             (t("ui.wizard.evidence") + "\n" + "\n".join(evidence)) if evidence else ""
         )
         step = walk.step
+        self.refresh_bindings()
         if walk.done:
             finding = walk.finding()
-            self._set_prompt(t("ui.wizard.done"))
+            self._set_prompt(t("ui.wizard.done", title=finding.title))
             self._show_choices([])
             self.query_one("#wizard-finding", Static).update(
-                f"{finding.title}\n\n{t('diagnose.cli.cause', text=finding.cause)}\n"
+                f"{t('diagnose.cli.cause', text=finding.cause)}\n"
                 f"{t('diagnose.cli.fix', text=finding.fix)}\n\n{t('ui.wizard.export_hint')}"
             )
+            self._to_problems()
             return
         self._set_prompt(walk.prompt)
         if step.probe:
@@ -203,6 +264,8 @@ class WizardScreen(WorkbenchScreen):
                 pass
             self.query_one("#wizard-finding", Static).update("")
             self._render_step()
+            if not self.walk.done and not self.walk.step.probe and self.walk.step.ask != "text":
+                self.query_one("#wizard-choices", OptionList).focus()
 
     def action_leave(self) -> None:
         self.app.switch_mode("runs")
@@ -218,6 +281,8 @@ class WizardScreen(WorkbenchScreen):
             self.diagnose_paste(value)
 
     def diagnose_paste(self, value: str) -> None:
+        self.query_one("#wizard-evidence", Static).update("")
+        self.query_one("#wizard-finding", Static).update("")
         self._set_prompt(t("ui.wizard.diagnosing"))
         self._diagnose(value)
 
@@ -238,48 +303,61 @@ class WizardScreen(WorkbenchScreen):
             self.post_message(PasteDiagnosed(error=str(exc)))
             return
         diagnosis = diagnose_texts([(t("ui.wizard.paste.source"), text)], notices)
-        self.post_message(PasteDiagnosed(doc=diagnosis.to_dict(), flow=flow_for(diagnosis)))
+        self.post_message(
+            PasteDiagnosed(doc=diagnosis.to_dict(), flow=next_flow(diagnosis, flow_for(diagnosis)))
+        )
 
     @on(PasteDiagnosed)
     def _diagnosed(self, message: PasteDiagnosed) -> None:
+        from workbench.troubleshoot.diagnose import unrecognised_lines
+
         finding = self.query_one("#wizard-finding", Static)
         if message.doc is None:
             self._set_prompt(message.error)
             return
         self.diagnosis = message.doc
         self.suggested_flow = message.flow
-        self.query_one("#wizard-problems", OptionList).focus()  # so f / e reach the screen, not the text box
+        self.query_one("#wizard-text", TextArea).display = False  # the paste is read; r/e/f are keys again
+        self._to_problems()
+        self.refresh_bindings()
         matches = message.doc["matches"]
-        if not matches:
-            self._set_prompt(t("diagnose.cli.none"))
-            finding.update("")
-            return
-        self._set_prompt(t("diagnose.cli.found", count=len(matches)))
+        reading = unrecognised_lines(message.doc)
         lines: list[str] = []
-        for i, match in enumerate(matches, 1):
-            lines += [
-                f"{i}. {match['title']}  [{match['id']}]",
-                "   " + match["cause"],
-                "   → " + match["fix"],
-            ]
-            lines += ["   " + e for e in match["evidence"]]
+        if matches:
+            self._set_prompt(t("diagnose.cli.found", count=len(matches)))
+            for i, match in enumerate(matches, 1):
+                lines += [
+                    f"{i}. {match['title']}  [{match['id']}]",
+                    "   " + match["cause"],
+                    "   → " + match["fix"],
+                ]
+                lines += ["   " + e for e in match["evidence"]]
+        elif reading:  # no known cause, but a traceback read out: what it shows, and what to try
+            self._set_prompt(reading[0])
+            lines += reading[1:]
+        else:
+            self._set_prompt(t("diagnose.cli.none"))
         if message.flow:
             from workbench.troubleshoot.flows import FLOWS
 
             lines += ["", t("ui.wizard.continue", flow=t(FLOWS.get(message.flow).title_key))]
+        elif lines:
+            lines += ["", t("ui.wizard.export_diagnosis")]
         finding.update("\n".join(lines))
 
     def action_follow(self) -> None:
         """f: after a diagnosis, walk the flow that continues from its top cause."""
         if self.walk is None and self.suggested_flow:
-            self.start_flow(self.suggested_flow)
+            self.start_flow(self.suggested_flow, keep_diagnosis=True)
 
     def action_failed_run(self) -> None:
         """r: open the workspace's newest failed run straight into its diagnosis (f then walks the flow)."""
         workspace = getattr(self.app, "workspace", None)
         if workspace is not None:
-            self.walk = None
+            self._clear()
+            self.query_one("#wizard-text", TextArea).display = False
             self._set_prompt(t("ui.wizard.diagnosing"))
+            self._to_problems()
             self._diagnose_run(Path(workspace))
 
     @work(
@@ -303,7 +381,7 @@ class WizardScreen(WorkbenchScreen):
         except DiagnoseInputError as exc:
             self.post_message(PasteDiagnosed(error=str(exc)))
             return
-        self.post_message(PasteDiagnosed(doc=diagnosis.to_dict(), flow=flow))
+        self.post_message(PasteDiagnosed(doc=diagnosis.to_dict(), flow=next_flow(diagnosis, flow)))
 
     # -- export ---------------------------------------------------------------------------------------
 

@@ -12,12 +12,17 @@ from pathlib import Path
 import pytest
 
 from workbench.config.errors import ConfigError
-from workbench.i18n import catalog
 from workbench.troubleshoot import diagnose as dg
 from workbench.troubleshoot.signatures import SIGNATURES
 from workbench.troubleshoot.signatures._family import load_family
 
 DATA = Path(__file__).parent / "data" / "diagnose"
+
+TEXT = (
+    "    text: {en: {title: A widget broke, cause: It broke., fix: Replace it.},\n"
+    "           zh: {title: 部件损坏, cause: 部件坏了。, fix: 更换部件。}}\n"
+)
+"""A family entry's wording in both languages (for the example families written by the tests)."""
 
 EXAMPLES = [(name, i, ex) for name, sig in SIGNATURES.items() for i, ex in enumerate(sig.examples)]
 
@@ -31,14 +36,11 @@ def wb(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subpr
 def test_at_least_forty_signatures_each_with_an_example_and_both_languages() -> None:
     names = SIGNATURES.names()
     assert len(names) >= 40
-    strings = catalog()
     for name, sig in SIGNATURES.items():
         assert sig.examples, name
-        assert sig.keys, name
-        for key in (sig.title_key, sig.cause_key, sig.fix_key):
-            assert key in strings, key
-            english, chinese = strings[key]
-            assert english and chinese and english != chinese, key
+        assert sig.keys or sig.exception_types or sig.exception_message or sig.facts, name
+        for english, chinese in sig.text.pairs():
+            assert english and chinese and english != chinese, name
     assert SIGNATURES.silent_modules() == []
 
 
@@ -170,10 +172,9 @@ def test_a_broken_family_file_fails_validation_with_its_line(tmp_path: Path) -> 
         "  - id: broken.one\n"
         "    keys: [x]\n"
         "    patterns: ['(unclosed']\n"
-        "    examples: ['x']\n"
-        "  - id: broken.two\n"
+        "    examples: ['x']\n" + TEXT + "  - id: broken.two\n"
         "    keys: [y]\n"
-        "    patterns: ['y']\n",
+        "    patterns: ['y']\n" + TEXT,
         encoding="utf-8",
     )
     with pytest.raises(ConfigError) as info:
@@ -189,7 +190,7 @@ def test_a_broken_family_file_fails_validation_with_its_line(tmp_path: Path) -> 
 def test_one_new_yaml_file_adds_a_signature_family(tmp_path: Path) -> None:
     (tmp_path / "example_family.yaml").write_text(
         "signatures:\n  - id: example.widget\n    keys: [WIDGET]\n    patterns: ['WIDGET-\\d+ broke']\n"
-        "    examples: ['WIDGET-7 broke']\n",
+        "    examples: ['WIDGET-7 broke']\n" + TEXT,
         encoding="utf-8",
     )
     with SIGNATURES.extra_folder(tmp_path) as added:

@@ -20,7 +20,7 @@ from workbench.runner.in_process import start_in_process
 from workbench.runs import RunStore
 from workbench.troubleshoot import diagnose as dg
 from workbench.troubleshoot.bundle import build_bundle
-from workbench.troubleshoot.signatures import SIGNATURES, Signature
+from workbench.troubleshoot.signatures import SIGNATURES, Signature, SignatureText, Wording
 from workbench.troubleshoot.signatures._family import load_family
 from workbench.troubleshoot.signatures._linear import MAX_PROGRAM_SIZE, LinearPattern, compile_linear
 
@@ -100,7 +100,9 @@ def test_the_loader_refuses_what_re2_cannot_run_at_its_line(tmp_path: Path, patt
         "    patterns:\n"
         "      - 'kernel broke'\n"
         f"      - '{pattern}'\n"
-        "    examples: ['kernel broke']\n",
+        "    examples: ['kernel broke']\n"
+        "    text: {en: {title: Kernel broke, cause: It broke., fix: Fix it.},"
+        " zh: {title: 内核坏了, cause: 坏了。, fix: 修好它。}}\n",
         encoding="utf-8",
     )
     with pytest.raises(ConfigError) as info:
@@ -108,7 +110,7 @@ def test_the_loader_refuses_what_re2_cannot_run_at_its_line(tmp_path: Path, patt
     (issue,) = info.value.issues
     assert issue.line == 6 and why in issue.message, (issue.line, issue.message)
     with pytest.raises(ValueError, match=why):
-        Signature(patterns=(pattern,), title_key="t", cause_key="c", fix_key="f")
+        Signature(patterns=(pattern,), text=SignatureText(Wording("t", "c", "f"), Wording("标", "因", "修")))
 
 
 def test_nested_quantifiers_are_harmless_under_re2_and_accepted() -> None:

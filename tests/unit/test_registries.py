@@ -35,7 +35,7 @@ ROOT = Path(__file__).parents[2]
 TITLES: dict[str, Callable[[str, Any], list[str]]] = {
     "workbench.training.tasks": lambda name, task: [task.title_key],
     "workbench.envcheck.rules": lambda name, rule: [f"envcheck.title.{name}"],
-    "workbench.troubleshoot.signatures": lambda name, sig: [sig.title_key, sig.cause_key, sig.fix_key],
+    "workbench.troubleshoot.signatures": lambda name, sig: [],  # its text is its own: see OWN_TEXTS
     "workbench.troubleshoot.flows": lambda name, flow: [flow.title_key],
     "workbench.attach.parsers": lambda name, parser: [parser.title_key],
     "workbench.inference.paths": lambda name, path: [path.label_key],
@@ -43,6 +43,11 @@ TITLES: dict[str, Callable[[str, Any], list[str]]] = {
     "workbench.screens.modes": lambda name, mode: [mode.title, mode.help],
 }
 """Per kind of registry: the catalog keys an entry's user-facing title (and text) live under."""
+
+OWN_TEXTS: dict[str, Callable[[str, Any], list[tuple[str, str]]]] = {
+    "workbench.troubleshoot.signatures": lambda name, sig: sig.text.pairs(),
+}
+"""Per kind of registry whose entries carry their own text: each text as (English, Chinese)."""
 
 
 def _named_by_a_test(name: str, entry: Any) -> bool:
@@ -89,6 +94,9 @@ def broken_invariants() -> list[str]:
                 english, chinese = strings.get(key, ("", ""))
                 if not (english.strip() and chinese.strip()):
                     problems.append(f"{package}: {name}: {key} is not in the catalog in both languages")
+            for english, chinese in OWN_TEXTS.get(package, lambda name, entry: [])(name, entry):
+                if not (english.strip() and chinese.strip()):
+                    problems.append(f"{package}: {name}: a text is not in both languages")
             if not _named_by_a_test(name, entry):
                 problems.append(f"{package}: {name} is named by no test")
     return problems
@@ -185,6 +193,9 @@ signatures:
     keys: [WIDGET]
     patterns: ['WIDGET-\\d+ broke']
     examples: ['WIDGET-7 broke']
+    text:
+      en: {title: A widget broke, cause: The widget broke., fix: Replace the widget.}
+      zh: {title: 部件损坏, cause: 部件损坏了。, fix: 更换部件。}
 """
 
 EXAMPLE_MODE = """\
@@ -202,9 +213,6 @@ MESSAGES = {
     "training.task.example_regression": ("Example regression", "示例回归"),
     "envcheck.title.example.rule": ("Example rule", "示例规则"),
     "attach.format.example_kit": ("Example kit log", "示例套件日志"),
-    "diagnose.example.widget_broke.title": ("A widget broke", "部件损坏"),
-    "diagnose.example.widget_broke.cause": ("The widget broke.", "部件损坏了。"),
-    "diagnose.example.widget_broke.fix": ("Replace the widget.", "更换部件。"),
     "mode.example_mode": ("Example", "示例"),
     "mode.example_mode.what": ("An example mode.", "示例模式。"),
 }

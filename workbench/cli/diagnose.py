@@ -2,7 +2,10 @@
 
 Presentation only: :mod:`workbench.troubleshoot.diagnose` does the work. Exit codes: 1 when a known
 cause matched (something is wrong and we know what), 0 when nothing matched ("no known cause" — never a
-guess), 2 for input that cannot be read (missing, binary, empty, too large), always as a sentence.
+guess; when the log holds a traceback or a C++ error block, what it shows is read out: the exception,
+the innermost frame of the user's or kit's code, the versions, the closest known cause marked "not sure"
+and what to try; JSON ``"kind": "unrecognised"``), 2 for input that cannot be read (missing, binary,
+empty, too large), always as a sentence.
 A long input is diagnosed from its end (the engine's ``READ_CHARS``) with a notice that says so; the
 time is linear in what is read, whatever one line holds.
 """
@@ -36,7 +39,10 @@ def print_diagnosis(console: Console, diagnosis: Diagnosis) -> None:
         markup=False,
     )
     if not diagnosis.matches:
-        console.print(t("diagnose.cli.none"), markup=False)
+        if diagnosis.unrecognised is not None:
+            print_unrecognised(console, diagnosis)
+        else:
+            console.print(t("diagnose.cli.none"), markup=False)
         return
     console.print(t("diagnose.cli.found", count=len(diagnosis.matches)), markup=False)
     for rank, match in enumerate(diagnosis.matches, 1):
@@ -58,6 +64,15 @@ def print_diagnosis(console: Console, diagnosis: Diagnosis) -> None:
                 style="dim",
                 markup=False,
             )
+
+
+def print_unrecognised(console: Console, diagnosis: Diagnosis) -> None:
+    """No known cause, but a failure: the exception, where it was raised, the versions, the closest
+    known cause marked "not sure", and what to try."""
+    from workbench.troubleshoot.diagnose import unrecognised_lines
+
+    for line in unrecognised_lines(diagnosis.to_dict()):
+        console.print("   " + line if line.startswith("- ") else line, markup=False)
 
 
 def diagnose_command() -> click.Command:

@@ -34,7 +34,7 @@ from workbench.overview import overview_of_record
 from workbench.permissions import create_private, private_dir
 from workbench.runs import read_run, read_run_doc_environment
 from workbench.troubleshoot.context import run_log_files, run_sources
-from workbench.troubleshoot.diagnose import DiagnoseInputError, diagnose_texts
+from workbench.troubleshoot.diagnose import DiagnoseInputError, diagnose_texts, unrecognised_lines
 from workbench.troubleshoot.redact import EnvironmentFilter, Redactor
 
 TAIL_LINES = 20
@@ -245,6 +245,8 @@ def to_markdown(doc: dict[str, Any]) -> str:
                 f"{i}. **{match['title']}** (`{match['id']}`)  \n   {match['cause']}  \n   → {match['fix']}\n"
             )
             out.append(_fence(match["evidence"]))
+    elif diagnosis and diagnosis.get("kind") == "unrecognised":
+        out.append("\n".join(unrecognised_lines(diagnosis)) + "\n")
     else:
         out.append(t("diagnose.cli.none") + "\n")
     failure = doc.get("failure")
@@ -386,6 +388,9 @@ def write_findings(
                 f"{i}. **{match['title']}** (`{match['id']}`)  \n   {match['cause']}  \n   → {match['fix']}\n"
             )
             out.append(_fence(match["evidence"]))
+        if not doc["diagnosis"]["matches"]:  # no known cause: the reading the wizard showed, or that none
+            reading = unrecognised_lines(doc["diagnosis"])
+            out.append("\n".join(reading) + "\n" if reading else t("diagnose.cli.none") + "\n")
     folder = private_dir(workspace / "reports", ours=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     for attempt in range(1, MAX_NAME_TRIES + 1):

@@ -81,6 +81,9 @@ FAMILY_FLOWS: dict[str, str] = {
     "data": "lowcode_data",
     "checkpoints": "inference_disagrees",
     "numerics": "parallel_worse",
+    "versions": "import_fails",
+    "install": "import_fails",
+    "deploy": "op_unsupported",
 }
 """Signature family → the troubleshooting flow that continues from it."""
 

@@ -26,6 +26,14 @@ text and applies it. What it does to a log, and why:
   group a higher ``priority`` (specific above generic) ranks first, then the earlier first occurrence.
 - **Quotes the decisive lines** with their line numbers (the first few of each signature) and counts the
   rest.
+- **Reads the structure of each input** (:mod:`~workbench.troubleshoot.reading`: the final exception, a
+  C++ error block, the frames, errnos, library names, versions): signatures may match on it (an
+  exception type and message, errno names, library names, version facts of
+  :mod:`~workbench.troubleshoot.versions`) where one line cannot say it.
+- **Is never silent on a traceback**: when no signature matches but an input shows a Python traceback or
+  a C++ error block, the answer is :class:`Unrecognised` — the failure read out, the closest known cause
+  marked "not sure", what to try (:attr:`Diagnosis.kind` ``"unrecognised"``; ``"recognised"`` and
+  ``"none"`` for the other two answers).
 
 Nothing here imports Paddle or Textual.
 """
@@ -34,14 +42,15 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 from workbench.i18n import t
 from workbench.textsafe import strip_sequences
+from workbench.troubleshoot.reading import Reading, read_log
 from workbench.troubleshoot.signatures import SIGNATURES, Signature
 from workbench.troubleshoot.signatures._linear import LinearPattern, compile_any
 
@@ -93,15 +102,15 @@ class Match:
 
     @property
     def title(self) -> str:
-        return t(self.signature.title_key)
+        return self.signature.text.of().title
 
     @property
     def cause(self) -> str:
-        return t(self.signature.cause_key)
+        return self.signature.text.of().cause
 
     @property
     def fix(self) -> str:
-        return t(self.signature.fix_key)
+        return self.signature.text.of().fix
 
     def rank_key(self) -> tuple[bool, int, tuple[int, int]]:
         return (self.signature.consequence, -self.signature.priority, self.first)
@@ -120,21 +129,93 @@ class Match:
 
 
 @dataclass
+class Unrecognised:
+    """No signature matched but the log shows a failure: what it shows, read out (never a guess).
+
+    ``closest`` is the signature whose keys the final error shares most (shown as "not sure"), ``family``
+    the family the reading points at (errno names, library names, an import error), ``flow`` the
+    troubleshooting flow that continues from that family."""
+
+    source: str
+    reading: Reading
+    closest: str | None = None
+    family: str | None = None
+    flow: str | None = None
+
+    @property
+    def closest_title(self) -> str:
+        if self.closest is None or self.closest not in SIGNATURES:
+            return ""
+        return SIGNATURES.get(self.closest).text.of().title
+
+    def suggestions(self) -> list[str]:
+        """What to try, most specific first (translated sentences)."""
+        reading = self.reading
+        tips: list[str] = []
+        network = [e for e in reading.errnos if _ERRNO_FAMILY.get(e) == "network"]
+        files = [e for e in reading.errnos if _ERRNO_FAMILY.get(e) == "filesystem"]
+        if files:
+            tips.append(t("diagnose.try.filesystem", errnos=", ".join(files)))
+        if network:
+            tips.append(t("diagnose.try.network", errnos=", ".join(network)))
+        if reading.libraries:
+            tips.append(t("diagnose.try.library", library=reading.libraries[0]))
+        frame = reading.user_frame
+        if frame is not None:
+            tips.append(t("diagnose.try.frame", where=f"{frame.path}:{frame.line}"))
+        named = set(reading.versions) - {"python", "cuda", "cudnn", "driver"}
+        if named or self.family in ("imports", "versions"):
+            tips.append(t("diagnose.try.versions"))
+        if self.flow:
+            tips.append(t("diagnose.try.flow", flow=t(f"wizard.flow.{self.flow}")))
+        tips.append(t("diagnose.try.check"))
+        return tips
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "closest": {"id": self.closest, "title": self.closest_title, "sure": False}
+            if self.closest
+            else None,
+            "family": self.family,
+            "flow": self.flow,
+            "suggestions": self.suggestions(),
+        }
+
+
+@dataclass
 class Diagnosis:
-    """What ``diagnose`` found: ranked matches (root cause first), what it read, and any notices."""
+    """What ``diagnose`` found: ranked matches (root cause first), what it read, and any notices.
+
+    :attr:`kind` says which of three answers it is: ``"recognised"`` (known causes, ranked),
+    ``"unrecognised"`` (no known cause, but a traceback or an error block read out in
+    :attr:`unrecognised`), ``"none"`` (no known cause and no failure in sight)."""
 
     matches: list[Match]
     sources: list[str]
     lines_read: int
     notices: list[str] = field(default_factory=list)
+    readings: list[Reading] = field(default_factory=list)
+    """The structured reading of each input, in the order of :attr:`sources`."""
+    unrecognised: Unrecognised | None = None
 
     @property
     def found(self) -> bool:
         return bool(self.matches)
 
+    @property
+    def kind(self) -> Literal["recognised", "unrecognised", "none"]:
+        if self.matches:
+            return "recognised"
+        return "unrecognised" if self.unrecognised is not None else "none"
+
     def to_dict(self) -> dict[str, Any]:
+        primary = _primary(self.sources, self.readings)
         return {
+            "kind": self.kind,
             "matches": [m.to_dict() for m in self.matches],
+            "unrecognised": self.unrecognised.to_dict() if self.unrecognised else None,
+            "reading": primary[1].to_dict() if primary else None,
             "sources": self.sources,
             "lines_read": self.lines_read,
             "notices": self.notices,
@@ -302,7 +383,12 @@ class _Compiled:
     signature: Signature
     keys: tuple[str, ...]
     patterns: tuple[LinearPattern, ...]
-    """The signature's patterns as one RE2 alternation (a line is searched once per signature)."""
+    """The signature's patterns as one RE2 alternation (a line is searched once per signature); empty
+    for a signature that matches only on the log's structure."""
+    exception_message: LinearPattern | None = None
+    """The signature's exception-message patterns as one alternation (``None``: no message condition)."""
+    libraries: LinearPattern | None = None
+    """The signature's library-name patterns as one alternation (``None``: no library condition)."""
 
 
 def _compiled() -> tuple[_Compiled, ...]:
@@ -313,7 +399,17 @@ def _compiled() -> tuple[_Compiled, ...]:
 @cache
 def _compile(names: tuple[str, ...]) -> tuple[_Compiled, ...]:
     entries = [(name, SIGNATURES.get(name)) for name in names]
-    return tuple(_Compiled(name, sig, sig.keys, (compile_any(sig.patterns),)) for name, sig in entries)
+    return tuple(
+        _Compiled(
+            name,
+            sig,
+            sig.keys,
+            (compile_any(sig.patterns),) if sig.patterns else (),
+            compile_any(sig.exception_message) if sig.exception_message else None,
+            compile_any(sig.libraries) if sig.libraries else None,
+        )
+        for name, sig in entries
+    )
 
 
 def reset_cache() -> None:
@@ -323,6 +419,9 @@ def reset_cache() -> None:
 
 _NOT_LETTER = bytes(b if (65 <= b <= 90 or 97 <= b <= 122) else 32 for b in range(256))
 _LETTER_RUN = re.compile(r"[A-Za-z]+")
+SMALL_TEXT = 64 * 1024
+"""Up to this many characters a text is asked for each key directly (``key in text``, exact); above it
+the letter-run filter decides which keys to look for."""
 MAX_TOKENS = 50_000
 """Distinct letter runs above which the word prefilter is skipped (every key is then searched directly)."""
 
@@ -341,15 +440,20 @@ class _KeyFilter:
     """
 
     def __init__(self, text: str) -> None:
+        self.small = text if len(text) <= SMALL_TEXT else None
+        self._cache: dict[str, bool] = {}
+        if self.small is not None:  # a paste: asking the text itself is exact and cheaper than the runs
+            return
         self.ascii = text.isascii()
         tokens = set(text.encode("utf-8", "surrogatepass").translate(_NOT_LETTER).split())
         self.tokens: set[str] | None = (
             {token.decode("ascii") for token in tokens} if len(tokens) <= MAX_TOKENS else None
         )
         self._joined = "\n" + "\n".join(self.tokens) + "\n" if self.tokens is not None else ""
-        self._cache: dict[str, bool] = {}
 
     def may_contain(self, key: str) -> bool:
+        if self.small is not None:
+            return key in self.small
         known = self._cache.get(key)
         if known is None:
             known = self._cache[key] = self._check(key)
@@ -359,12 +463,10 @@ class _KeyFilter:
         if not key.isascii():
             return not self.ascii  # a pure-ASCII text cannot hold a Chinese key
         tokens = self.tokens
-        runs = list(_LETTER_RUN.finditer(key))
+        runs = _runs(key)
         if tokens is None or not runs:
             return True
-        for run in runs:
-            word = run.group()
-            starts, ends = run.start() == 0, run.end() == len(key)
+        for word, starts, ends in runs:
             if not starts and not ends:
                 if word not in tokens:
                     return False
@@ -377,6 +479,12 @@ class _KeyFilter:
             elif word not in tokens and "\n" + word not in self._joined:
                 return False
         return True
+
+
+@cache
+def _runs(key: str) -> tuple[tuple[str, bool, bool], ...]:
+    """A key's ASCII letter runs, each with whether it starts and whether it ends the key."""
+    return tuple((run.group(), run.start() == 0, run.end() == len(key)) for run in _LETTER_RUN.finditer(key))
 
 
 def _candidate_lines(text: str, keys: Sequence[str]) -> Iterable[int]:
@@ -402,6 +510,56 @@ def _candidate_lines(text: str, keys: Sequence[str]) -> Iterable[int]:
             at = text.find(key, line_end)
 
 
+def _structural(reading: Reading, source_index: int, source: str, found: dict[str, Match]) -> None:
+    """Signatures that match on the reading of the text: its final exception, its version facts."""
+    from workbench.troubleshoot.versions import FACTS
+
+    errors = reading.errors
+    for entry in _compiled():
+        sig = entry.signature
+        quotes: list[tuple[int, str]] = []
+        if errors and (sig.exception_types or entry.exception_message is not None):
+            for error in errors:
+                if sig.exception_types and not error.is_type(sig.exception_types):
+                    continue
+                message = entry.exception_message
+                if message is not None and not any(
+                    message.search(part.encode("utf-8", "surrogatepass"))
+                    for part in (error.message, error.hint)
+                    if part
+                ):
+                    continue
+                quotes.append((error.log_line, str(error)))
+                break
+        for errno in sig.errnos:
+            if errno in reading.errnos:
+                quotes.append(reading.fact_lines.get(errno, (0, errno)))
+                break
+        if entry.libraries is not None:
+            for library in reading.libraries:
+                if entry.libraries.search(library.encode("utf-8", "surrogatepass")):
+                    quotes.append(reading.fact_lines.get(library, (0, library)))
+                    break
+        for fact in sig.facts:
+            finding = FACTS[fact](reading)
+            if finding is not None:
+                quotes.append((finding.line, finding.quote))
+        for line_no, text in sorted(quotes):
+            match = found.get(entry.id)
+            if match is None:
+                match = found[entry.id] = Match(entry.id, sig, first=(source_index, line_no))
+            elif (source_index, line_no) < match.first:
+                match.first = (source_index, line_no)
+            if any(e.line == line_no and e.source == source for e in match.evidence):
+                continue
+            match.count += 1
+            if len(match.evidence) < MAX_QUOTES:
+                quoted = text.strip()
+                if len(quoted) > MAX_LINE_CHARS:
+                    quoted = quoted[: MAX_LINE_CHARS - 1] + "…"
+                match.evidence.append(Evidence(source, line_no, quoted))
+
+
 def _line_at(text: str, start: int) -> str:
     end = text.find("\n", start)
     return text[start:] if end == -1 else text[start:end]
@@ -412,14 +570,20 @@ def _scan(text: str, source_index: int, source: str, found: dict[str, Match], fi
     keys = _KeyFilter(text)
     encoded: dict[int, bytes] = {}  # line start → its UTF-8 bytes, encoded once for every signature
     for entry in _compiled():
+        if not entry.patterns:
+            continue  # structural only: matched on the reading
         present = [key for key in entry.keys if keys.may_contain(key)]
         if entry.keys and not present:
             continue
+        verdicts: dict[bytes, bool] = {}  # a repeated line (a warning printed per step) is searched once
         for start in _candidate_lines(text, present):
             line = encoded.get(start)
             if line is None:  # RE2 reads UTF-8 bytes
                 line = encoded[start] = _line_at(text, start).encode("utf-8", "surrogatepass")
-            if any(p.search(line) for p in entry.patterns):
+            hit = verdicts.get(line)
+            if hit is None:
+                hit = verdicts[line] = any(p.search(line) for p in entry.patterns)
+            if hit:
                 hits.append((start, entry))
     if not hits:
         return
@@ -450,6 +614,7 @@ def diagnose_texts(texts: Sequence[tuple[str, str]], notices: Sequence[str] = ()
     said = list(notices)
     lines = 0
     budget = TOTAL_CHARS
+    readings: list[Reading] = []
     for index, (source, given) in enumerate(texts):
         first_line = given.first_line if isinstance(given, LogText) else 1
         text = normalise(given)
@@ -463,10 +628,154 @@ def diagnose_texts(texts: Sequence[tuple[str, str]], notices: Sequence[str] = ()
             first_line += skipped
         budget -= len(text)
         lines += text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        reading = read_log(text, first_line) if text else Reading()
+        readings.append(reading)
         if text:
             _scan(text, index, source, found, first_line)
+            _structural(reading, index, source, found)
     ranked = sorted(found.values(), key=Match.rank_key)
-    return Diagnosis(ranked, [source for source, _ in texts], lines, said)
+    sources = [source for source, _ in texts]
+    unrecognised = None if ranked else _unrecognised(sources, readings)
+    return Diagnosis(ranked, sources, lines, said, readings, unrecognised)
+
+
+def unrecognised_lines(doc: Mapping[str, Any]) -> list[str]:
+    """The unrecognised answer of a diagnosis document (:meth:`Diagnosis.to_dict`, possibly redacted) as
+    translated lines: a header, then ``- `` items (the error, Paddle's hint and C++ location, the frame in
+    the user's or kit's code, versions, errnos, libraries, the closest known cause marked "not sure"),
+    "what to try:" and its ``- `` items. Empty when the document is not ``"kind": "unrecognised"``.
+    ``diagnose``, ``report`` and the wizard show the same lines."""
+    answer, reading = doc.get("unrecognised"), doc.get("reading")
+    if doc.get("kind") != "unrecognised" or not answer or not reading:
+        return []
+    lines = [t("diagnose.cli.unrecognised")]
+    python, cpp, final = reading.get("python_exception"), reading.get("cpp_error"), reading.get("exception")
+    if python:
+        lines.append("- " + t("diagnose.cli.exception", text=_cut(_error_text(python))))
+    if cpp:
+        lines.append("- " + t("diagnose.cli.cpp_error", text=_cut(_error_text(cpp))))
+    if final and final.get("hint"):
+        lines.append("- " + t("diagnose.cli.hint", text=_cut(final["hint"])))
+    if final and final.get("at"):
+        lines.append("- " + t("diagnose.cli.at", text=final["at"]))
+    frame = reading.get("frame")
+    if frame:
+        where = f"{frame['path']}:{frame['line']}" + (
+            f" in {frame['function']}" if frame.get("function") else ""
+        )
+        if frame.get("code"):
+            where += f"  ·  {_cut(frame['code'])}"
+        lines.append("- " + t("diagnose.cli.frame", where=where))
+    if reading.get("versions"):
+        text = ", ".join(f"{name} {version}" for name, version in reading["versions"].items())
+        lines.append("- " + t("diagnose.cli.versions", text=text))
+    if reading.get("errnos"):
+        lines.append("- " + t("diagnose.cli.errnos", text=", ".join(reading["errnos"])))
+    if reading.get("libraries"):
+        lines.append("- " + t("diagnose.cli.libraries", text=", ".join(reading["libraries"])))
+    closest = answer.get("closest")
+    if closest:
+        lines.append("- " + t("diagnose.cli.closest", title=closest.get("title", ""), id=closest["id"]))
+    elif answer.get("family"):
+        lines.append("- " + t("diagnose.cli.family", family=answer["family"]))
+    lines.append(t("diagnose.cli.try"))
+    lines.extend(f"- {tip}" for tip in answer.get("suggestions", []))
+    return lines
+
+
+def _error_text(error: Mapping[str, Any]) -> str:
+    message = (
+        f"({error['category']}) {error['message']}" if error.get("category") else error.get("message", "")
+    )
+    return f"{error['type']}: {message}" if message else str(error["type"])
+
+
+def _cut(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _primary(sources: Sequence[str], readings: Sequence[Reading]) -> tuple[str, Reading] | None:
+    """The input whose reading answers for the whole: the first with a final error, else the first with
+    a traceback, else the first with anything read."""
+    pairs = list(zip(sources, readings, strict=False))
+    for test in (
+        lambda r: r.final is not None,
+        lambda r: r.has_error,
+        lambda r: bool(r.versions or r.errnos or r.libraries or r.kits),
+    ):
+        for source, reading in pairs:
+            if test(reading):
+                return source, reading
+    return None
+
+
+_ERRNO_FAMILY = {
+    "ENOSPC": "filesystem",
+    "EDQUOT": "filesystem",
+    "EACCES": "filesystem",
+    "EPERM": "filesystem",
+    "EROFS": "filesystem",
+    "EMFILE": "filesystem",
+    "ECONNREFUSED": "network",
+    "ECONNRESET": "network",
+    "ECONNABORTED": "network",
+    "ETIMEDOUT": "network",
+    "EHOSTUNREACH": "network",
+    "ENETUNREACH": "network",
+    "EAI_NONAME": "network",
+    "EAI_AGAIN": "network",
+}
+"""An errno name → the family of causes it points at."""
+
+
+def _unrecognised(sources: Sequence[str], readings: Sequence[Reading]) -> Unrecognised | None:
+    """The structured answer when no signature matched: ``None`` unless an input shows a failure."""
+    primary = _primary(sources, readings)
+    if primary is None or not primary[1].has_error:
+        return None
+    source, reading = primary
+    closest, family = _closest(reading)
+    from workbench.troubleshoot.context import FAMILY_FLOWS  # context builds on this module
+
+    flow = FAMILY_FLOWS.get(family) if family else None
+    return Unrecognised(source, reading, closest, family, flow)
+
+
+def _closest(reading: Reading) -> tuple[str | None, str | None]:
+    """The signature the final error is closest to (most of its keys in the error's text) and the family
+    the reading points at; each ``None`` when nothing points anywhere."""
+    final = reading.final
+    text = " ".join(part for part in (final.type, final.message, final.hint) if part) if final else ""
+    hinted: list[str] = [_ERRNO_FAMILY[e] for e in reading.errnos if e in _ERRNO_FAMILY]
+    if reading.libraries:
+        hinted.append("libraries")
+    if final is not None:
+        kind = final.short_type
+        if kind in ("ImportError", "ModuleNotFoundError"):
+            hinted.append("imports")
+        if kind in ("AttributeError", "ImportError", "TypeError") and "paddle" in final.message.lower():
+            hinted.append("versions")
+        if kind in ("MemoryError", "ResourceExhaustedError"):
+            hinted.append("memory")
+    families = {name.split(".", 1)[0] for name in SIGNATURES.names()}
+    hinted = [family for family in dict.fromkeys(hinted) if family in families]
+    closest: str | None = None
+    if text:  # the reading's families first; only when it points nowhere, any family's keys
+        for allowed in ([*hinted], None) if hinted else (None,):
+            best: tuple[int, str] | None = None
+            for name, sig in SIGNATURES.items():
+                if allowed is not None and name.split(".", 1)[0] not in allowed:
+                    continue
+                hits = sum(1 for key in sig.keys if key in text)
+                if hits and (best is None or hits > best[0]):
+                    best = (hits, name)
+            if best is not None:
+                closest = best[1]
+                break
+            if allowed is not None:
+                break  # the reading names a family but none of its signatures: say the family only
+    family = closest.split(".", 1)[0] if closest else (hinted[0] if hinted else None)
+    return closest, family
 
 
 def _char_tail(text: str, keep: int) -> tuple[str, int]:
@@ -503,6 +812,7 @@ __all__ = [
     "TOTAL_CHARS",
     "LogText",
     "Diagnosis",
+    "Unrecognised",
     "DiagnoseInputError",
     "Evidence",
     "Match",
@@ -514,4 +824,5 @@ __all__ = [
     "read_log_file",
     "read_log_stream",
     "reset_cache",
+    "unrecognised_lines",
 ]

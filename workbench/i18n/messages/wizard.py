@@ -534,8 +534,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "运行 paddle-workbench check 后再走一遍流程。",
     ),
     "ui.wizard.pick": (
-        'Pick a problem on the left, or "I have an error" to paste one.',
-        "在左侧选择一个问题，或选择“我有一个报错”来粘贴报错。",
+        'Pick a problem on the left (↑ ↓, enter), or "I have an error" to paste one; r diagnoses the '
+        "newest failed run.",
+        "在左侧选择一个问题（↑ ↓，enter），或选择“我有一个报错”来粘贴报错；按 r 诊断最近失败的运行。",
     ),
     "ui.wizard.paste": ("I have an error", "我有一个报错"),
     "ui.wizard.paste.prompt": (
@@ -549,7 +550,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "按 f 继续“{flow}”流程；按 e 导出本次诊断。",
     ),
     "ui.wizard.evidence": ("Evidence so far:", "目前的证据："),
-    "ui.wizard.done": ("Finding:", "结论："),
+    "ui.wizard.done": ("Finding: {title}", "结论：{title}"),
+    "ui.wizard.export_diagnosis": ("e exports this diagnosis.", "按 e 导出本次诊断。"),
+    "ui.wizard.key.tab": ("switch pane", "切换窗格"),
     "ui.wizard.export_hint": (
         "e exports this finding; b goes back a step.",
         "按 e 导出该结论；按 b 返回上一步。",
@@ -562,7 +565,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ui.wizard.key.follow": ("follow flow", "继续流程"),
     "ui.wizard.exported": ("report written: {path}", "报告已写入：{path}"),
     "ui.wizard.report_title": ("Paddle Workbench troubleshooting report", "Paddle Workbench 故障排查报告"),
-    "ui.wizard.key.run": ("diagnose last failed run", "诊断最近失败的运行"),
+    "ui.wizard.key.run": ("diagnose failed run", "诊断失败的运行"),
     "ui.wizard.no_failed": ("No failed run in this workspace.", "本工作区没有失败的运行。"),
     "worker.wizard_run": ("diagnosing the newest failed run", "诊断最近失败的运行"),
     "worker.wizard_probe": ("running a troubleshooting check", "运行故障排查检查"),
@@ -589,7 +592,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "probe.seeds.none": ("train.seed is not set in the run config", "运行配置中未设置 train.seed"),
     "probe.seeds.fixed": ("train.seed = {seed}", "train.seed = {seed}"),
     "probe.lr.values": (
-        "lr {lr}, batch {batch} × {ranks} rank(s) = global batch {global_batch}; lr per 256 samples {per}",
+        "lr {lr}, batch {batch} × {ranks} {ranks:rank|ranks} = global batch {global_batch}; lr per 256 samples {per}",
         "lr {lr}，batch {batch} × {ranks} 个 rank = 全局 batch {global_batch}；每 256 样本的 lr 为 {per}",
     ),
     "probe.plan.none": ("no sharding plan given", "未提供切分方案"),

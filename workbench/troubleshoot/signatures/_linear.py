@@ -80,6 +80,19 @@ def compile_linear(pattern: str) -> LinearPattern:
     return compiled
 
 
+_CAPTURING = re2.Options()
+_CAPTURING.log_errors = False
+
+
+@cache
+def compile_capturing(pattern: str) -> re2._Regexp:
+    """Compile a pattern whose groups are read (the engine's own structural reading of a log, never a
+    signature's): RE2 still, so a search is linear in the searched text; refused like
+    :func:`compile_linear` when RE2 cannot run it."""
+    compile_linear(pattern)
+    return re2.compile(pattern, _CAPTURING)
+
+
 def compile_any(patterns: tuple[str, ...]) -> LinearPattern:
     """One RE2 program that matches where any of ``patterns`` does (each checked by
     :func:`compile_linear` first): a line is then searched once per signature, not once per pattern.
@@ -94,4 +107,4 @@ def compile_any(patterns: tuple[str, ...]) -> LinearPattern:
         raise ValueError(f"patterns {patterns!r} do not compile together") from None
 
 
-__all__ = ["MAX_PROGRAM_SIZE", "LinearPattern", "compile_any", "compile_linear"]
+__all__ = ["MAX_PROGRAM_SIZE", "LinearPattern", "compile_any", "compile_capturing", "compile_linear"]

@@ -1,0 +1,857 @@
+"""A structured reading of a log: the final exception, where it was raised, and the versions it names.
+
+``diagnose`` matches signatures line by line; some causes show only in the *structure* of a failure — the
+last exception of the last traceback, the library a ``dlopen`` could not find, the versions of Paddle and
+a kit printed somewhere in the log. :func:`read_log` extracts that once per input:
+
+- **the final exception** (:class:`RaisedError`): type and message of the last Python exception line
+  (after a ``Traceback`` or standing alone, a kit's ``ppocr ERROR: …`` prefix and a flattened one-line
+  paste included), and of a C++ ``Error Message Summary`` block (Paddle's ``InvalidArgumentError: …``),
+  a glog fatal line (``F0604 … Check failed: …``) or a ``terminate called after throwing`` — each with
+  Paddle's ``(InvalidArgument)`` category, ``[Hint: …]``, ``(at /paddle/…)`` and ``[operator < … >]``;
+- **the frames** of the traceback that ends in it (:class:`Frame`), each classed as the user's code, a
+  kit's (PaddleOCR, PaddleX, PaddleDetection, … installed or checked out), Paddle's own, another
+  library's or the standard library's; :attr:`Reading.user_frame` is the innermost user or kit frame;
+- **errno names** (``ENOSPC``, ``EACCES``, ``ECONNREFUSED`` …) from ``[Errno N]``, ``[WinError N]``, the
+  names themselves and the C library's wording (English and Chinese);
+- **library names** in loader errors (``libGL.so.1``, ``libcudnn.so.8``, ``cudnn64_8.dll``);
+- **versions** of Paddle, the kits, CUDA, cuDNN, Python and the driver (:data:`VERSION_NAMES`), from
+  pip specs and wheel names, site-packages paths, Paddle's device banner, ``nvidia-smi`` and image tags;
+- **kit logger prefixes** (``ppocr INFO:``, ``ppdet.engine INFO:``, ``paddlex``, ``[INFO]`` …).
+
+Linear time by construction: the structure is read from the last :data:`STRUCTURE_CHARS` of a text (a
+failure's traceback is at its end), the facts from its first :data:`HEAD_CHARS` and last
+:data:`TAIL_CHARS` (version banners are near the start), each line is cut to
+:data:`LINE_CHARS`, literal ``in`` tests pick the lines worth a look, and every pattern is RE2
+(:func:`~workbench.troubleshoot.signatures._linear.compile_capturing`). Nothing here imports Paddle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from workbench.troubleshoot.signatures._linear import compile_capturing
+
+HEAD_CHARS = 256 * 1024
+"""Characters read from the start of a text for its facts (version banners, the command line)."""
+TAIL_CHARS = 512 * 1024
+"""Characters read from the end of a text for its facts (versions, errnos, libraries)."""
+STRUCTURE_CHARS = 128 * 1024
+"""Characters from the end of a text read for its structure (the final exception and its traceback,
+the C++ error block): a failure's traceback is at the end and far shorter than this."""
+LINE_CHARS = 4000
+"""A line is read to this many characters (its end kept too: a flattened traceback ends in its error)."""
+MAX_FRAMES = 200
+"""Frames kept per traceback (the innermost ones)."""
+
+FrameKind = Literal["user", "kit", "paddle", "library", "stdlib"]
+
+KIT_NAMES: dict[str, str] = {
+    "paddleocr": "paddleocr",
+    "ppocr": "paddleocr",
+    "ppstructure": "paddleocr",
+    "paddlex": "paddlex",
+    "paddlexui": "paddlex",
+    "ppdet": "paddledetection",
+    "paddledet": "paddledetection",
+    "paddledetection": "paddledetection",
+    "paddleclas": "paddleclas",
+    "ppcls": "paddleclas",
+    "paddleseg": "paddleseg",
+    "pdseg": "paddleseg",
+    "paddlenlp": "paddlenlp",
+    "paddleformers": "paddlenlp",
+    "paddlehub": "paddlehub",
+    "paddlespeech": "paddlespeech",
+    "paddlevideo": "paddlevideo",
+    "paddle3d": "paddle3d",
+    "paddlets": "paddlets",
+    "paddlemix": "paddlemix",
+    "paddle2onnx": "paddle2onnx",
+    "fastdeploy": "fastdeploy",
+    "paddleslim": "paddleslim",
+    "paddlerec": "paddlerec",
+}
+"""A path component (lower case) or package name → the kit it belongs to."""
+
+VERSION_NAMES = (
+    "paddlepaddle",
+    "paddlepaddle-gpu",
+    "paddle",
+    "paddleocr",
+    "paddlex",
+    "paddledetection",
+    "paddlenlp",
+    "paddleclas",
+    "paddleseg",
+    "paddlehub",
+    "paddle2onnx",
+    "paddlespeech",
+    "fastdeploy",
+    "cuda",
+    "cudnn",
+    "python",
+    "driver",
+)
+"""The names :attr:`Reading.versions` may hold (``paddle``: Paddle's version when the log does not say
+which wheel; ``cuda``: the CUDA runtime Paddle or the image uses; ``driver``: the NVIDIA driver)."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame of a Python traceback."""
+
+    path: str
+    line: int
+    function: str
+    code: str
+    """The source line Python printed under it (may be empty)."""
+    log_line: int
+    """Where the frame's ``File`` line is in the log (1-based)."""
+    kind: FrameKind
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "function": self.function,
+            "code": self.code,
+            "log_line": self.log_line,
+            "kind": self.kind,
+        }
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}"
+        return f"{where} in {self.function}" if self.function else where
+
+
+@dataclass(frozen=True)
+class RaisedError:
+    """An exception as the log prints it: Python's (``origin="python"``) or C++'s (``"cpp"``)."""
+
+    type: str
+    """As printed, qualified when it was (``requests.exceptions.SSLError``, ``InvalidArgumentError``)."""
+    message: str
+    log_line: int
+    origin: Literal["python", "cpp"]
+    category: str = ""
+    """Paddle's error category, ``(InvalidArgument) …`` → ``InvalidArgument`` (empty when none)."""
+    hint: str = ""
+    """Paddle's ``[Hint: …]`` text."""
+    at: str = ""
+    """Paddle's C++ source location (``/paddle/paddle/phi/…:145``)."""
+    operator: str = ""
+    """The operator of ``[operator < reshape2 > error]``."""
+
+    def is_type(self, names: tuple[str, ...]) -> bool:
+        """Whether the type is one of ``names``: a plain name is compared with the last dotted part, a
+        dotted one with the end of the type as printed."""
+        short = self.short_type
+        return any(
+            (name == self.type or self.type.endswith("." + name)) if "." in name else name == short
+            for name in names
+        )
+
+    @property
+    def short_type(self) -> str:
+        """The type's last dotted part (``SSLError``), what signatures match on."""
+        return self.type.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "message": self.message,
+            "line": self.log_line,
+            "origin": self.origin,
+            "category": self.category,
+            "hint": self.hint,
+            "at": self.at,
+            "operator": self.operator,
+        }
+
+    def __str__(self) -> str:
+        message = f"({self.category}) {self.message}" if self.category else self.message
+        return f"{self.type}: {message}" if message else self.type
+
+
+@dataclass
+class Reading:
+    """What :func:`read_log` found in one text (every field empty when the text shows no failure)."""
+
+    exception: RaisedError | None = None
+    """The last Python exception line of the text."""
+    cpp: RaisedError | None = None
+    """The last C++ error (``Error Message Summary``, glog fatal, ``terminate called``)."""
+    frames: tuple[Frame, ...] = ()
+    """The frames of the traceback that ends in :attr:`exception` (outermost first), or of the last
+    traceback when it has no exception line."""
+    traceback: bool = False
+    """Whether the text holds a Python traceback (a ``Traceback`` header or ``File "…", line N`` frames)."""
+    errnos: tuple[str, ...] = ()
+    libraries: tuple[str, ...] = ()
+    versions: dict[str, str] = field(default_factory=dict)
+    version_lines: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """Where each version was first found: (1-based line, that line's text), for quoting it as evidence."""
+    fact_lines: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """Where each errno and library name was first found: (1-based line, that line's text)."""
+    kits: tuple[str, ...] = ()
+    """Kits the log shows (logger prefixes, frames, versions), in order of first sight."""
+    model_files: tuple[str, ...] = ()
+    """Model file names the log mentions (``inference.json``, ``inference.pdmodel``, ``model.pdmodel``)."""
+
+    @property
+    def final(self) -> RaisedError | None:
+        """The error the failure ends in: the C++ one when it comes after the Python one or explains an
+        empty Python message (``EnforceNotMet:`` then the summary), else the Python one."""
+        py, cpp = self.exception, self.cpp
+        if cpp is None:
+            return py
+        if py is None or not py.message.strip() or cpp.log_line > py.log_line:
+            return cpp
+        return py
+
+    @property
+    def errors(self) -> tuple[RaisedError, ...]:
+        """Every final error read (the Python one and the C++ one), for matching a type."""
+        return tuple(e for e in (self.exception, self.cpp) if e is not None)
+
+    @property
+    def has_error(self) -> bool:
+        """Whether the text shows a failure to read out: an exception, a C++ error block or a traceback."""
+        return self.exception is not None or self.cpp is not None or self.traceback
+
+    @property
+    def user_frame(self) -> Frame | None:
+        """The innermost frame in the user's or a kit's code (never Paddle's, another library's or the
+        standard library's)."""
+        for frame in reversed(self.frames):
+            if frame.kind in ("user", "kit"):
+                return frame
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        final = self.final
+        frame = self.user_frame
+        return {
+            "exception": final.to_dict() if final else None,
+            "python_exception": self.exception.to_dict() if self.exception else None,
+            "cpp_error": self.cpp.to_dict() if self.cpp else None,
+            "frame": frame.to_dict() if frame else None,
+            "frames": [f.to_dict() for f in self.frames[-10:]],
+            "traceback": self.traceback,
+            "errnos": list(self.errnos),
+            "libraries": list(self.libraries),
+            "versions": dict(self.versions),
+            "kits": list(self.kits),
+            "model_files": list(self.model_files),
+        }
+
+
+# -- the patterns (RE2, with groups; each run on one cut line) -----------------------------------------
+
+_FRAME = r'File "([^"]+)", line (\d+)(?:, in (.+))?'
+_EXC_TYPE = (
+    r"(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?:[A-Z][A-Za-z0-9_]*)?(?:Error|Exception|NotMet|Interrupt|Exit|Fault)"
+)
+_TYPE_ENDINGS = ("Error", "Exception", "NotMet", "Interrupt", "Exit", "Fault")
+_EXC_START = rf"^\s*(?:>>> )?({_EXC_TYPE})(?::[ \t]?(.*))?$"
+"""An exception line: its type alone, or ``Type: message``."""
+_BUILTIN = (
+    "ModuleNotFoundError|ImportError|AttributeError|TypeError|ValueError|RuntimeError|OSError|IOError|"
+    "KeyError|IndexError|FileNotFoundError|AssertionError|NotImplementedError|MemoryError|PermissionError|"
+    "ConnectionError|SystemError|EnforceNotMet|UnicodeDecodeError|ZeroDivisionError|NameError|"
+    "SyntaxError|RecursionError|TimeoutError|SSLError|SSLCertVerificationError|CalledProcessError|"
+    "FatalError|InvalidArgumentError|PreconditionNotMetError|ResourceExhaustedError|UnimplementedError|"
+    "NotFoundError|OutOfRangeError|ExternalError|UnavailableError|PermissionDeniedError|"
+    "AlreadyExistsError|ExecutionTimeoutError"
+)
+_EXC_INSIDE = rf"(?:^|[\s:>(])((?:[A-Za-z_][A-Za-z0-9_]*\.)*(?:{_BUILTIN})): (.*)$"
+"""A well-known exception type inside a line (a flattened paste, a kit's ``… msg: ValueError: …``)."""
+_SUMMARY_ERROR = r"^\s*([A-Za-z_][A-Za-z0-9_]*Error|Error)\s*:\s*(.*)$"
+_GLOG_FATAL = r"^F\d{4} [0-9:. ]+\s*\d+ ([\w./-]+:\d+)\] (.*)$"
+_TERMINATE = r"terminate called after throwing an instance of '([^']+)'"
+_CATEGORY = r"^\((\w+)\) ?(.*)$"
+_HINT = r"\[Hint: (.*?)\]?(?:\s*\(at ([^)]+)\))?\s*$"
+_AT = r"(?:\(at |at \()(/paddle/[^)\s]+|[A-Za-z]:\\[^)\s]+|[\w./-]+\.(?:cc|cu|h|cpp):\d+)\)"
+_OPERATOR = r"\[operator < ?(\w+) ?> error\]"
+_ERRNO_NUMBER = r"\[(Errno|WinError) (-?\d+)\]"
+_ERRNO_NAME = r"\b(E(?:NOSPC|ACCES|PERM|CONNREFUSED|CONNRESET|CONNABORTED|TIMEDOUT|NOENT|NOMEM|ADDRINUSE|"
+_ERRNO_NAME += r"HOSTUNREACH|NETUNREACH|AGAIN|MFILE|BUSY|IO|EXIST|ROFS|PIPE|NOTDIR|ISDIR|DQUOT|NOEXEC|"
+_ERRNO_NAME += r"INVAL|NODEV|NXIO|AI_NONAME|AI_AGAIN))\b"
+_LIBRARY = r"\b(lib[A-Za-z0-9_+-]+(?:\.[0-9]+)*(?:\.so(?:\.[0-9]+)*|\.dylib)|[A-Za-z0-9_-]+\.dll)\b"
+_SNDFILE = r"\b(sndfile|portaudio|GL|gthread-2\.0|gomp|cudnn|cublas|cudart|nccl) library not found"
+_MODEL_FILE = r"\b((?:inference|model|__model__)(?:\.pdmodel|\.json|\.pdiparams|\.yml|\.yaml)?)\b"
+
+_LINUX_ERRNO = {
+    1: "EPERM",
+    2: "ENOENT",
+    5: "EIO",
+    11: "EAGAIN",
+    12: "ENOMEM",
+    13: "EACCES",
+    16: "EBUSY",
+    17: "EEXIST",
+    20: "ENOTDIR",
+    21: "EISDIR",
+    24: "EMFILE",
+    28: "ENOSPC",
+    30: "EROFS",
+    32: "EPIPE",
+    98: "EADDRINUSE",
+    101: "ENETUNREACH",
+    103: "ECONNABORTED",
+    104: "ECONNRESET",
+    110: "ETIMEDOUT",
+    111: "ECONNREFUSED",
+    113: "EHOSTUNREACH",
+    122: "EDQUOT",
+    -2: "EAI_NONAME",
+    -3: "EAI_AGAIN",
+    -5: "EAI_NONAME",
+}
+"""Linux errno numbers (and getaddrinfo's negative ones, as Python prints them) → names."""
+_WINDOWS_ERROR = {
+    2: "ENOENT",
+    3: "ENOENT",
+    5: "EACCES",
+    32: "EBUSY",
+    112: "ENOSPC",
+    10048: "EADDRINUSE",
+    10053: "ECONNABORTED",
+    10054: "ECONNRESET",
+    10060: "ETIMEDOUT",
+    10061: "ECONNREFUSED",
+    11001: "EAI_NONAME",
+    11002: "EAI_AGAIN",
+}
+"""Windows error numbers (``[WinError N]``) → the POSIX name of the same failure."""
+_ERRNO_WORDS = {
+    "No space left on device": "ENOSPC",
+    "Disk quota exceeded": "EDQUOT",
+    "Permission denied": "EACCES",
+    "Access is denied": "EACCES",
+    "Operation not permitted": "EPERM",
+    "Connection refused": "ECONNREFUSED",
+    "Connection reset by peer": "ECONNRESET",
+    "Connection timed out": "ETIMEDOUT",
+    "Name or service not known": "EAI_NONAME",
+    "nodename nor servname provided": "EAI_NONAME",
+    "Temporary failure in name resolution": "EAI_AGAIN",
+    "Read-only file system": "EROFS",
+    "Too many open files": "EMFILE",
+    "Address already in use": "EADDRINUSE",
+    "Network is unreachable": "ENETUNREACH",
+    "No route to host": "EHOSTUNREACH",
+    "设备上没有空间": "ENOSPC",
+    "磁盘空间不足": "ENOSPC",
+    "权限不够": "EACCES",
+    "拒绝访问": "EACCES",
+    "拒绝连接": "ECONNREFUSED",
+    "由于目标计算机积极拒绝": "ECONNREFUSED",
+}
+"""The C library's (and Windows') wording of an errno, English and Chinese → its name."""
+
+_VERSION = r"([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:\.?post[0-9]+|rc[0-9]*|b[0-9]+|a[0-9]+|\.dev[0-9]+)?)"
+_ADDLE = ("addle", "ADDLE", "astdeploy", "astDeploy", "ASTDEPLOY")
+_CUDA = ("cuda", "CUDA", "Cuda")
+_CUDNN = ("cudnn", "cuDNN", "CUDNN", "CuDNN", "Cudnn")
+_PACKAGE_VERSIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    # pip specs, `pip list`/`pip show`, wheel and sdist names, "<name> version: X", "<name> X"
+    (
+        rf"(?i)\b(paddlepaddle[-_]gpu|paddlepaddle|paddleocr|paddlex|paddledet|paddledetection|paddlenlp|"
+        rf"paddleclas|paddleseg|paddlehub|paddle2onnx|paddlespeech|fastdeploy[-_]gpu[-_]python|"
+        rf"fastdeploy[-_]python|fastdeploy)(?:\s*(?:==|>=|~=|-|:|\s)\s*|\s+version\s*:?\s*|\s*\(|"
+        rf"\s+v)v?{_VERSION}(?:$|[^0-9A-Za-z])",
+        "",
+        _ADDLE,
+    ),
+    (rf"(?i)\bpaddle(?:paddle)?(?:\s+|\.__)version(?:__)?\s*[:=]?\s*['\"]?{_VERSION}", "paddle", _ADDLE),
+    (rf"\bPython\s+{_VERSION}", "python", ("Python",)),
+    (r"\bpython(3\.[0-9]+)[/\\](?:site|dist)-packages", "python", ("-packages",)),
+    (r"[\\/]Python(3[0-9]{1,2})[\\/]", "python_compact", ("Python3",)),
+    (r"\bcp(3)([0-9]{1,2})-", "python_wheel", ("cp3",)),
+    (rf"CUDA Version:?\s*{_VERSION}", "cuda", ("CUDA Version",)),
+    (rf"Runtime API Version:\s*{_VERSION}", "cuda", ("Runtime API Version",)),
+    (rf"(?i)\bcuda[ _-]?(?:toolkit\s*)?(?:version\s*:?\s*)?v?{_VERSION}", "cuda", _CUDA),
+    (r"(?i)\bcudnn[ _-]?(?:version\s*:?\s*)?v?([0-9]+(?:\.[0-9]+)*)", "cudnn", _CUDNN),
+    (r"Driver Version:\s*([0-9]+\.[0-9]+(?:\.[0-9]+)?)", "driver", ("Driver Version",)),
+    (r"\bpost(1[0-2][0-9])\b", "cuda_post", ("post1",)),
+)
+"""(RE2 pattern, what it names, literals one of which a match holds): an empty name takes the package
+from the first group; a pattern runs only on a window holding one of its literals (``in``, C speed)."""
+_KIT_PREFIXES: tuple[tuple[str, str], ...] = (
+    ("ppocr INFO", "paddleocr"),
+    ("ppocr ERROR", "paddleocr"),
+    ("ppocr WARNING", "paddleocr"),
+    ("ppocr DEBUG", "paddleocr"),
+    ("] ppdet", "paddledetection"),
+    ("ppdet.", "paddledetection"),
+    ("ppcls INFO", "paddleclas"),
+    ("ppcls WARNING", "paddleclas"),
+    ("ppcls ERROR", "paddleclas"),
+    ("paddlex INFO", "paddlex"),
+    ("paddlex WARNING", "paddlex"),
+    ("paddlex ERROR", "paddlex"),
+    (".paddlex/", "paddlex"),
+    ("PaddleX", "paddlex"),
+    ("paddlenlp", "paddlenlp"),
+    ("PaddleNLP", "paddlenlp"),
+    ("paddleseg", "paddleseg"),
+    ("PaddleSeg", "paddleseg"),
+    ("paddlespeech", "paddlespeech"),
+    ("fastdeploy", "fastdeploy"),
+    ("FastDeploy", "fastdeploy"),
+    ("Paddle2ONNX", "paddle2onnx"),
+    ("paddle2onnx", "paddle2onnx"),
+    ("LAUNCH INFO", "paddle.distributed.launch"),
+    ("[INFO]", "kit logger"),
+    ("] INFO]", "kit logger"),
+    ("root INFO:", "kit logger"),
+)
+"""A literal a kit's log lines hold → the kit (``kit logger``: a kit's generic ``[INFO]`` style)."""
+
+
+def _re(pattern: str) -> Any:
+    return compile_capturing(pattern)
+
+
+def _cut(line: str) -> str:
+    """A line cut to :data:`LINE_CHARS`: its start and its end (a flattened traceback ends in its error)."""
+    if len(line) <= LINE_CHARS:
+        return line
+    half = LINE_CHARS // 2
+    return line[:half] + " … " + line[-half:]
+
+
+def frame_kind(path: str) -> FrameKind:
+    """Whose code a traceback frame's file is: Paddle's own, a kit's, another library's, the standard
+    library's or the user's."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p]
+    lowered = [p.lower() for p in parts]
+    for i, part in enumerate(lowered):
+        if part in ("site-packages", "dist-packages") and i + 1 < len(lowered):
+            package = lowered[i + 1].split(".", 1)[0].split("-", 1)[0]
+            if package == "paddle":
+                return "paddle"
+            if package in KIT_NAMES:
+                return "kit"
+            return "library"
+    if path.startswith("<frozen") or any(p.startswith("python3") or p.startswith("python2") for p in lowered):
+        return "stdlib"
+    if path.startswith("<"):
+        return "user"  # <stdin>, <string>, a notebook cell
+    if lowered and lowered[0].split(".", 1)[0] in _STDLIB_TOP and len(lowered) <= 3:
+        return "stdlib"  # a frozen build's relative path (xml\etree\ElementTree.py)
+    if _kit_of_path(path):
+        return "kit"
+    if "paddle" in lowered[:-1] and ("fluid" in lowered or "base" in lowered or "phi" in lowered):
+        return "paddle"  # a Paddle source checkout on the path
+    return "user"
+
+
+# -- reading ------------------------------------------------------------------------------------------
+
+
+def _tail(text: str, first_line: int, keep: int) -> tuple[int, str]:
+    """The last ``keep`` characters of ``text`` from a line start (the cut line's tail when one line is
+    longer), with the number of its first line."""
+    if len(text) <= keep:
+        return first_line, text
+    cut = len(text) - keep
+    line_end = text.find("\n", cut)
+    start = line_end + 1 if line_end != -1 and line_end < len(text) - 1 else cut
+    return first_line + text.count("\n", 0, start), text[start:]
+
+
+def _windows(text: str, first_line: int) -> list[tuple[int, str]]:
+    """The parts of ``text`` read for facts, each ``(line number of its first line, text)``: all of it
+    when short, else its head and its tail (each from a line boundary), long lines cut."""
+    if len(text) <= HEAD_CHARS + TAIL_CHARS:
+        return [(first_line, _cut_lines(text))]
+    head_end = text.rfind("\n", 0, HEAD_CHARS)
+    head = text[: head_end if head_end > 0 else HEAD_CHARS]
+    start, tail = _tail(text, first_line, TAIL_CHARS)
+    return [(first_line, _cut_lines(head)), (start, _cut_lines(tail))]
+
+
+def _cut_lines(part: str) -> str:
+    """``part`` with every line over :data:`LINE_CHARS` cut (:func:`_cut`), line count unchanged: the
+    passes over it then cost what its short lines cost, whatever one line holds."""
+    if len(part) <= LINE_CHARS:
+        return part
+    lines = part.split("\n")
+    if all(len(line) <= LINE_CHARS for line in lines):
+        return part
+    return "\n".join(_cut(line) for line in lines)
+
+
+_INTERESTING = (
+    r"(?m)^(?:F[0-9]{4} |[^\n]*?(?:File \"|Traceback \(most|Error|Exception|NotMet|Interrupt|Fault|"
+    r"terminate called|what\(\):|\[Hint:|\(at |at \(|\[operator <))"
+)
+"""A line the structure pass looks at: a frame, a traceback header, an error, a hint, a C++ location."""
+_MARKS: tuple[str, ...] = ('File "', "Traceback", "Error", "Exception", "NotMet", "Interrupt", "Fault")
+_MARKS += ("terminate called", "what():", "[Hint:", "(at ", "at (", "[operator <", "\nF")
+"""Literals one of which a window holds when :data:`_INTERESTING` can match in it."""
+MAX_LINES_READ = 50_000
+"""Lines of one window the structure pass reads at most (each holds an error word)."""
+_LIBRARY_LINE = (
+    r"(?m)^[^\n]*(?:cannot open shared object|dlopen|annot load|DLL|\.dll|library not found|"
+    r"error while loading shared libraries|Could not load|could not be found|not found|No such file|"
+    r"[Cc]ould not find|找不到)[^\n]*"
+)
+
+
+class _Reader:
+    """The structure pass over the interesting lines of the text's end, then the facts of its windows."""
+
+    def __init__(self) -> None:
+        self.reading = Reading()
+        self.frames: list[Frame] = []
+        self.code_lines: set[int] = set()
+        self.after_summary = False
+        self.last_error: RaisedError | None = None
+        self.last_error_line = 0
+        self.errnos: dict[str, None] = {}
+        self.libraries: dict[str, None] = {}
+        self.kits: dict[str, None] = {}
+        self.models: dict[str, None] = {}
+
+    def structure(self, first_line: int, part: str) -> None:
+        """Read the interesting lines of the structure window, in order."""
+        if not part.startswith("F") and not any(mark in part for mark in _MARKS):
+            return
+        line_no, last = first_line, 0
+        for count, found in enumerate(_re(_INTERESTING).finditer(part)):
+            if count >= MAX_LINES_READ:
+                break
+            start = found.start()
+            line_no += part.count("\n", last, start)
+            last = start
+            end = part.find("\n", start)
+            line = part[start:] if end == -1 else part[start:end]
+            if line_no in self.code_lines:
+                continue
+            following = ""
+            if end != -1:
+                after = part.find("\n", end + 1)
+                following = part[end + 1 :] if after == -1 else part[end + 1 : after]
+            self.line(line_no, _cut(line.rstrip()), _cut(following.rstrip()))
+
+    # the structure ------------------------------------------------------------------------------------
+
+    def line(self, number: int, line: str, following: str) -> None:
+        stripped = line.strip()
+        if "Traceback (most recent call last)" in line and "C++ Traceback" not in line:
+            self.reading.traceback = True
+            self.frames = []
+        if 'File "' in line:
+            found = _re(_FRAME).search(line)
+            if found is not None:
+                self._frame(number, found, line, following)
+                return
+        if not self._cpp(number, line, stripped):
+            self._exception(number, line, inside=False)
+        self._details(number, line, stripped)
+
+    def _frame(self, number: int, found: Any, line: str, following: str) -> None:
+        self.reading.traceback = True
+        rest = line[found.end() :].strip()
+        code = ""
+        if rest:  # a flattened paste: the code (and maybe the error) follow on the same line
+            code = rest
+        elif following[:1] in (" ", "\t") and 'File "' not in following:
+            code = following.strip()
+            if set(code) <= {"^", "~", " "}:
+                code = ""
+            else:
+                self.code_lines.add(number + 1)
+        path = found.group(1)
+        self.frames.append(
+            Frame(path, int(found.group(2)), (found.group(3) or "").strip(), code, number, frame_kind(path))
+        )
+        if len(self.frames) > MAX_FRAMES:
+            del self.frames[0]
+        kit = _kit_of_path(path)
+        if kit:
+            self.kits.setdefault(kit)
+        if rest:
+            self._exception(number, rest, inside=True)
+
+    def _exception(self, number: int, line: str, *, inside: bool) -> None:
+        if ":" not in line and not line.rstrip().endswith(_TYPE_ENDINGS):
+            return  # neither "Type: message" nor a bare type
+        found = None if inside else _re(_EXC_START).search(line)
+        if found is None:
+            found = _re(_EXC_INSIDE).search(line)
+            if found is None:
+                return
+        kind, message = found.group(1), (found.group(2) or "").strip()
+        if kind in ("Error", "Exception", "Fault", "Exit", "Interrupt", "NotMet") and not message:
+            return  # a bare word, not an exception line
+        if not message and kind.endswith(("Exit", "Interrupt")):
+            return
+        if kind == "Error":  # Paddle 1.x prints its C++ enforce message as "Error: …"
+            self._set_cpp(number, kind, message)
+            return
+        category = ""
+        split = _re(_CATEGORY).search(message)
+        if split is not None:
+            category, message = split.group(1), split.group(2)
+        at = _re(_AT).search(message)
+        error = RaisedError(
+            kind, message, number, "python", category=category, at=at.group(1) if at is not None else ""
+        )
+        self.reading.exception = error
+        self.reading.frames = tuple(self.frames)
+        self.frames = []
+        self.last_error, self.last_error_line = error, number
+
+    def _cpp(self, number: int, line: str, stripped: str) -> bool:
+        """A C++ error line (summary block, glog fatal, ``terminate called``); whether it was one."""
+        if "Error Message Summary" in line:
+            self.after_summary = True
+            return True
+        if self.after_summary:
+            self.after_summary = False
+            found = _re(_SUMMARY_ERROR).search(stripped)
+            if found is not None:
+                self._set_cpp(number, found.group(1), found.group(2))
+                return True
+        if line.startswith("F") and "] " in line:
+            found = _re(_GLOG_FATAL).search(line)
+            if found is not None:
+                self._set_cpp(number, "Fatal", found.group(2), at=found.group(1))
+                return True
+        if "terminate called after throwing" in line:
+            found = _re(_TERMINATE).search(line)
+            if found is not None:
+                self._set_cpp(number, found.group(1), "")
+                return True
+        if stripped.startswith("what():") and self.reading.cpp is not None and not self.reading.cpp.message:
+            cpp = self.reading.cpp
+            self.reading.cpp = RaisedError(cpp.type, stripped[len("what():") :].strip(), cpp.log_line, "cpp")
+            self.last_error = self.reading.cpp
+            return True
+        return False
+
+    def _set_cpp(self, number: int, kind: str, message: str, at: str = "") -> None:
+        message = message.strip()
+        category = ""
+        split = _re(_CATEGORY).search(message)
+        if split is not None:
+            category, message = split.group(1), split.group(2)
+        if not at:
+            found = _re(_AT).search(message)
+            at = found.group(1) if found is not None else ""
+        error = RaisedError(kind, message, number, "cpp", category=category, at=at)
+        self.reading.cpp = error
+        self.last_error, self.last_error_line = error, number
+
+    def _details(self, number: int, line: str, stripped: str) -> None:
+        """``[Hint: …]``, ``(at …)`` and ``[operator < … >]`` within a few lines after an error."""
+        error = self.last_error
+        if error is None or number - self.last_error_line > 6 or number == error.log_line:
+            return
+        hint, at, operator = error.hint, error.at, error.operator
+        if "[Hint:" in line:
+            found = _re(_HINT).search(stripped)
+            if found is not None:
+                hint = found.group(1).strip()
+                at = found.group(2) or at
+        if not at and "at" in line:
+            found = _re(_AT).search(line)
+            if found is not None:
+                at = found.group(1)
+        if "[operator <" in line:
+            found = _re(_OPERATOR).search(line)
+            if found is not None:
+                operator = found.group(1)
+        if (hint, at, operator) == (error.hint, error.at, error.operator):
+            return
+        updated = RaisedError(
+            error.type, error.message, error.log_line, error.origin, error.category, hint, at, operator
+        )
+        if self.reading.exception is error:
+            self.reading.exception = updated
+        if self.reading.cpp is error:
+            self.reading.cpp = updated
+        self.last_error = updated
+
+    # the facts (each one RE2 pass over the window, a bounded number of matches) ----------------------
+
+    def facts(self, first_line: int, part: str) -> None:
+        """Errnos, libraries, versions, kit prefixes and model files the window names."""
+        for found in _limited(_re(_ERRNO_NUMBER).finditer(part)):
+            table = _LINUX_ERRNO if found.group(1) == "Errno" else _WINDOWS_ERROR
+            name = table.get(int(found.group(2)))
+            if name:
+                self._errno(name, first_line, part, found.start())
+        for found in _limited(_re(_ERRNO_NAME).finditer(part)):
+            self._errno(found.group(1), first_line, part, found.start())
+        for words, name in _ERRNO_WORDS.items():
+            at = part.find(words)
+            if at != -1:
+                self._errno(name, first_line, part, at)
+        for found in _limited(_re(_LIBRARY_LINE).finditer(part)):
+            line = _cut(found.group(0))
+            names = [name.group(1) for name in _limited(_re(_LIBRARY).finditer(line))]
+            if "library not found" in line:
+                names += [f"lib{name.group(1)}" for name in _limited(_re(_SNDFILE).finditer(line))]
+            for name in names:
+                if name not in self.libraries:
+                    self.libraries[name] = None
+                    self.reading.fact_lines[name] = _where(first_line, part, found.start())
+        self._versions(first_line, part)
+        for mark, kit in _KIT_PREFIXES:
+            if mark in part:
+                self.kits.setdefault(kit)
+        for found in _limited(_re(_MODEL_FILE).finditer(part)):
+            name = found.group(1)
+            if "." in name:
+                self.models.setdefault(name)
+
+    def _errno(self, name: str, first_line: int, part: str, at: int) -> None:
+        if name not in self.errnos:
+            self.errnos[name] = None
+            self.reading.fact_lines[name] = _where(first_line, part, at)
+
+    def _versions(self, first_line: int, part: str) -> None:
+        versions, where = self.reading.versions, self.reading.version_lines
+        for pattern, name, literals in _PACKAGE_VERSIONS:
+            if not any(literal in part for literal in literals):
+                continue
+            for found in _limited(_re(pattern).finditer(part), 16):
+                if name == "":
+                    key = _package_name(found.group(1))
+                    value = found.group(2)
+                elif name == "python_compact":
+                    digits = found.group(1)
+                    key, value = "python", f"{digits[0]}.{digits[1:]}"
+                elif name == "python_wheel":
+                    key, value = "python", f"{found.group(1)}.{found.group(2)}"
+                elif name == "cuda_post":
+                    digits = found.group(1)
+                    key, value = "cuda", f"{digits[:2]}.{digits[2:]}"
+                else:
+                    key, value = name, found.group(1)
+                if key == "cuda" and not _plausible_cuda(value):
+                    continue
+                if key not in versions:
+                    versions[key] = value.rstrip(".")
+                    where[key] = _where(first_line, part, found.start())
+                    kit = KIT_NAMES.get(key)
+                    if kit:
+                        self.kits.setdefault(kit)
+
+    def finish(self) -> Reading:
+        reading = self.reading
+        if reading.exception is None and self.frames:
+            reading.frames = tuple(self.frames)  # a traceback cut before its error line
+        reading.errnos = tuple(self.errnos)
+        reading.libraries = tuple(self.libraries)
+        reading.kits = tuple(self.kits)
+        reading.model_files = tuple(self.models)
+        return reading
+
+
+def _where(first_line: int, part: str, at: int) -> tuple[int, str]:
+    """The line number and the (cut, stripped) text of the line of ``part`` holding offset ``at``."""
+    start = part.rfind("\n", 0, at) + 1
+    end = part.find("\n", at)
+    line = part[start:] if end == -1 else part[start:end]
+    return first_line + part.count("\n", 0, start), _cut(line).strip()
+
+
+def _limited(found: Any, most: int = 32) -> list[Any]:
+    """At most ``most`` matches of an iterator (a line repeating a name a million times stays cheap)."""
+    out = []
+    for item in found:
+        out.append(item)
+        if len(out) >= most:
+            break
+    return out
+
+
+def _package_name(raw: str) -> str:
+    name = raw.lower().replace("_", "-")
+    if name.startswith("fastdeploy"):
+        return "fastdeploy"
+    if name == "paddledet":
+        return "paddledetection"
+    return name
+
+
+def _plausible_cuda(value: str) -> bool:
+    major = value.split(".", 1)[0]
+    return major.isdigit() and 7 <= int(major) <= 13
+
+
+def _kit_of_path(path: str) -> str:
+    """The kit whose folder (or console script) the path is in; a file named like a kit inside another
+    package (``paddlehub/utils/paddlex.py``) is not the kit."""
+    parts = path.replace("\\", "/").lower().split("/")
+    for i, part in enumerate(parts):
+        if i == len(parts) - 1 and "." in part:
+            break
+        kit = KIT_NAMES.get(part.split("-", 1)[0])  # PaddleOCR-dygraph, paddledet-2.4.0-py3.6.egg
+        if kit:
+            return kit
+    return ""
+
+
+_STDLIB_TOP = frozenset(
+    [
+        "xml",
+        "json",
+        "multiprocessing",
+        "asyncio",
+        "importlib",
+        "logging",
+        "concurrent",
+        "urllib",
+        "http",
+        "email",
+        "ctypes",
+        "encodings",
+        "collections",
+        "unittest",
+        "threading",
+        "subprocess",
+        "socket",
+        "ssl",
+        "os",
+        "shutil",
+        "runpy",
+        "tarfile",
+        "zipfile",
+        "pickle",
+    ]
+)
+
+
+def read_log(text: str, first_line: int = 1) -> Reading:
+    """Read the structure of one normalised text (see the module's docstring); ``first_line`` is the
+    number of its first line in its source, so the lines read are the source's own."""
+    reader = _Reader()
+    start, part = _tail(text, first_line, STRUCTURE_CHARS)
+    reader.structure(start, _cut_lines(part))
+    for start_line, part in _windows(text, first_line):
+        reader.facts(start_line, part)
+    return reader.finish()
+
+
+__all__ = [
+    "HEAD_CHARS",
+    "STRUCTURE_CHARS",
+    "KIT_NAMES",
+    "LINE_CHARS",
+    "TAIL_CHARS",
+    "VERSION_NAMES",
+    "Frame",
+    "RaisedError",
+    "Reading",
+    "frame_kind",
+    "read_log",
+]
