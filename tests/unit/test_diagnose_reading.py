@@ -462,3 +462,22 @@ def test_the_loader_refuses_a_structural_entry_that_cannot_match(
     with pytest.raises(ConfigError) as info:
         load_family(path)
     assert any(says in issue.message for issue in info.value.issues), [i.message for i in info.value.issues]
+
+
+def test_an_exception_type_without_an_error_word_is_read_after_the_last_frame() -> None:
+    """Python prints the exception right after the last frame, whatever its class is called: a kit's
+    ``ConfigMissing`` or the demo's ``DemoFailure`` is the final exception, not silence."""
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/work/main/workbench/demo.py", line 47, in demo_job\n'
+        '    raise DemoFailure(f"injected failure at step {step}")\n'
+        "    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "workbench.demo.DemoFailure: injected failure at step 40 (the demo was asked to fail)\n"
+    )
+    reading = read_log(log)
+    assert reading.final is not None
+    assert (reading.final.type, reading.final.log_line) == ("workbench.demo.DemoFailure", 5)
+    assert reading.final.message.startswith("injected failure at step 40")
+    assert reading.user_frame is not None and reading.user_frame.line == 47
+    # an unindented line that is not right after a frame is never taken for an exception
+    assert read_log("epoch 3\nBest: 0.91\nDone\n").final is None

@@ -256,6 +256,8 @@ _EXC_TYPE = (
 )
 _TYPE_ENDINGS = ("Error", "Exception", "NotMet", "Interrupt", "Exit", "Fault")
 _EXC_START = rf"^\s*(?:>>> )?({_EXC_TYPE})(?::[ \t]?(.*))?$"
+_EXC_ANY = r"^((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*)(?::[ \t]?(.*))?$"
+"""Any ``Name: message`` (or a bare ``Name``) — read only right after a traceback's last frame."""
 """An exception line: its type alone, or ``Type: message``."""
 _BUILTIN = (
     "ModuleNotFoundError|ImportError|AttributeError|TypeError|ValueError|RuntimeError|OSError|IOError|"
@@ -533,15 +535,17 @@ class _Reader:
             line = part[start:] if end == -1 else part[start:end]
             if line_no in self.code_lines:
                 continue
-            following = ""
-            if end != -1:
-                after = part.find("\n", end + 1)
-                following = part[end + 1 :] if after == -1 else part[end + 1 : after]
-            self.line(line_no, _cut(line.rstrip()), _cut(following.rstrip()))
+            following: list[str] = []  # the next lines (a frame's code, a caret line, the exception)
+            at = end
+            while at != -1 and len(following) < 3:
+                after = part.find("\n", at + 1)
+                following.append(_cut((part[at + 1 :] if after == -1 else part[at + 1 : after]).rstrip()))
+                at = after
+            self.line(line_no, _cut(line.rstrip()), following)
 
     # the structure ------------------------------------------------------------------------------------
 
-    def line(self, number: int, line: str, following: str) -> None:
+    def line(self, number: int, line: str, following: list[str]) -> None:
         stripped = line.strip()
         if "Traceback (most recent call last)" in line and "C++ Traceback" not in line:
             self.reading.traceback = True
@@ -555,14 +559,15 @@ class _Reader:
             self._exception(number, line, inside=False)
         self._details(number, line, stripped)
 
-    def _frame(self, number: int, found: Any, line: str, following: str) -> None:
+    def _frame(self, number: int, found: Any, line: str, following: list[str]) -> None:
         self.reading.traceback = True
         rest = line[found.end() :].strip()
         code = ""
+        next_line = following[0] if following else ""
         if rest:  # a flattened paste: the code (and maybe the error) follow on the same line
             code = rest
-        elif following[:1] in (" ", "\t") and 'File "' not in following:
-            code = following.strip()
+        elif next_line[:1] in (" ", "\t") and 'File "' not in next_line:
+            code = next_line.strip()
             if set(code) <= {"^", "~", " "}:
                 code = ""
             else:
@@ -578,11 +583,31 @@ class _Reader:
             self.kits.setdefault(kit)
         if rest:
             self._exception(number, rest, inside=True)
+        elif code:
+            self._exception_after_frame(number, following[1:])
 
-    def _exception(self, number: int, line: str, *, inside: bool) -> None:
-        if ":" not in line and not line.rstrip().endswith(_TYPE_ENDINGS):
+    def _exception_after_frame(self, number: int, after_code: list[str]) -> None:
+        """The exception line that Python prints right after the last frame (past a caret line), whatever
+        its type is named (``workbench.demo.DemoFailure``, ``ppocr.utils.ConfigMissing``): the pass
+        only visits lines holding an error word, so a type without one is read here."""
+        for offset, candidate in enumerate(after_code, start=2):
+            stripped = candidate.strip()
+            if not stripped or set(stripped) <= {"^", "~", " "}:
+                continue
+            if candidate[:1] in (" ", "\t") or candidate.startswith(("Traceback", "During handling")):
+                return
+            if any(mark in candidate for mark in _MARKS):
+                return  # an error word: the pass reads this line itself
+            found = _re(_EXC_ANY).search(candidate)
+            if found is not None:
+                self._exception(number + offset, candidate, inside=False, found=found)
+            return
+
+    def _exception(self, number: int, line: str, *, inside: bool, found: Any = None) -> None:
+        if found is None and ":" not in line and not line.rstrip().endswith(_TYPE_ENDINGS):
             return  # neither "Type: message" nor a bare type
-        found = None if inside else _re(_EXC_START).search(line)
+        if found is None and not inside:
+            found = _re(_EXC_START).search(line)
         if found is None:
             found = _re(_EXC_INSIDE).search(line)
             if found is None:
