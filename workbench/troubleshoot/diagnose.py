@@ -9,13 +9,14 @@ text and applies it. What it does to a log, and why:
   (:class:`DiagnoseInputError`).
 - **Normalises** ANSI colour codes away and CRLF / lone CR (progress bars) to line ends, so line numbers
   are the ones an editor shows.
-- **Is fast on 100k+ lines.** Each signature names literal ``keys``; ``str.find`` (C speed) locates the
-  lines holding a key and only those lines are searched with the signature's compiled regular
-  expressions. A normal training log holds none of the keys and costs a few scans of the text
-  (``benchmarks/diagnose.py`` prints the figure).
+- **Is fast on 100k+ lines.** Each signature names literal ``keys``. One RE2 set pass over the text
+  finds which keys occur at all (:func:`present_keys`: its cost does not grow with the number of keys),
+  ``str.find`` (C speed) locates the lines holding those, and only those lines are searched with their
+  signatures' compiled regular expressions. A normal training log holds none of the keys and costs a
+  few passes over the text (``benchmarks/diagnose.py`` prints the figure).
 - **Is linear in its input, whatever the input.** The patterns run on RE2
   (:mod:`~workbench.troubleshoot.signatures._linear`), whose search time is linear in the line — a 1 MB
-  line of ``gloo gloo …`` costs what any 1 MB line costs — and every step around them (the key filter,
+  line of ``gloo gloo …`` costs what any 1 MB line costs — and every step around them (the key set,
   the key scans, line numbering) is a constant number of passes over the text. Python's ``re`` never
   touches the input here. No line is cut short for matching: a match anywhere in a line is found.
 - **Reads at most :data:`READ_CHARS` of each input and :data:`TOTAL_CHARS` of all together**, keeping
@@ -41,7 +42,6 @@ Nothing here imports Paddle or Textual.
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -52,7 +52,7 @@ from workbench.i18n import t
 from workbench.textsafe import strip_sequences
 from workbench.troubleshoot.reading import Reading, read_log
 from workbench.troubleshoot.signatures import SIGNATURES, Signature
-from workbench.troubleshoot.signatures._linear import LinearPattern, compile_any
+from workbench.troubleshoot.signatures._linear import LinearPattern, LiteralSet, compile_any, compile_literals
 
 MAX_BYTES = 512 * 1024 * 1024
 """The largest file or stream diagnose reads through (a longer one is refused: pass its tail)."""
@@ -415,76 +415,78 @@ def _compile(names: tuple[str, ...]) -> tuple[_Compiled, ...]:
 def reset_cache() -> None:
     """Forget the compiled signatures (an entry was replaced under the same name)."""
     _compile.cache_clear()
+    _LAST_INDEX.clear()
 
 
-_NOT_LETTER = bytes(b if (65 <= b <= 90 or 97 <= b <= 122) else 32 for b in range(256))
-_LETTER_RUN = re.compile(r"[A-Za-z]+")
-SMALL_TEXT = 64 * 1024
-"""Up to this many characters a text is asked for each key directly (``key in text``, exact); above it
-the letter-run filter decides which keys to look for."""
-MAX_TOKENS = 50_000
-"""Distinct letter runs above which the word prefilter is skipped (every key is then searched directly)."""
+@dataclass(frozen=True)
+class _Index:
+    """What a scan needs from the compiled signatures, derived once per :func:`_compiled` tuple."""
+
+    compiled: tuple[_Compiled, ...]
+    keys: LiteralSet
+    """Every key of the line-matching signatures, matched in a single pass over a text."""
+    owners: Mapping[str, tuple[int, ...]]
+    """Each key's signatures, by position in :attr:`compiled`."""
+    keyless: tuple[int, ...]
+    """Line-matching signatures without keys: every line is searched for them."""
+    structural: tuple[_Compiled, ...]
+    """The signatures with a condition on the reading (exception, errno, library, version fact)."""
 
 
-class _KeyFilter:
-    """Which keys can occur in a text, decided from its distinct ASCII letter runs, in one cheap pass.
+_LAST_INDEX: list[_Index] = []
 
-    ``str.find`` costs about 10 ms per key on an 11 MB log, and the signatures hold ~170 keys: too slow to
-    try them all. Instead the text's letter runs are collected once (``bytes.translate`` + ``split``, a
-    few tens of ms) — a training log has only a few hundred distinct ones. A key can occur only if each
-    of its inner letter runs is one of them and its edge runs are part of one; only the keys that pass are
-    searched with ``str.find``. The test never says "absent" wrongly, so no error is missed.
 
-    "Part of one" is a substring search in all the runs joined by line ends (C speed), never a Python
-    loop over the runs: a text with tens of thousands of distinct runs costs one join.
+def _index() -> _Index:
+    """The :class:`_Index` of the current :func:`_compiled` tuple (rebuilt when that tuple changes)."""
+    compiled = _compiled()
+    last = _LAST_INDEX[0] if _LAST_INDEX else None
+    if last is not None and last.compiled is compiled:
+        return last
+    owners: dict[str, list[int]] = {}
+    keyless: list[int] = []
+    for at, entry in enumerate(compiled):
+        if entry.patterns and not entry.keys:
+            keyless.append(at)
+        elif entry.patterns:
+            for key in entry.keys:
+                owners.setdefault(key, []).append(at)
+    structural = tuple(
+        entry
+        for entry in compiled
+        if entry.signature.exception_types
+        or entry.exception_message is not None
+        or entry.signature.errnos
+        or entry.libraries is not None
+        or entry.signature.facts
+    )
+    index = _Index(
+        compiled,
+        compile_literals(tuple(sorted(owners))),
+        {key: tuple(ats) for key, ats in owners.items()},
+        tuple(keyless),
+        structural,
+    )
+    _LAST_INDEX[:] = [index]
+    return index
+
+
+def present_keys(text: str) -> frozenset[str]:
+    """The signature keys that occur in ``text`` — exactly those for which ``key in text`` holds.
+
+    One RE2 set pass over the text's UTF-8 bytes (:class:`~workbench.troubleshoot.signatures._linear.
+    LiteralSet`): its cost is linear in the text and does not grow with the number of keys, so neither
+    a 1 MB hostile line nor a long log pays per key; only the signatures whose keys occurred then search
+    the lines that hold them.
     """
-
-    def __init__(self, text: str) -> None:
-        self.small = text if len(text) <= SMALL_TEXT else None
-        self._cache: dict[str, bool] = {}
-        if self.small is not None:  # a paste: asking the text itself is exact and cheaper than the runs
-            return
-        self.ascii = text.isascii()
-        tokens = set(text.encode("utf-8", "surrogatepass").translate(_NOT_LETTER).split())
-        self.tokens: set[str] | None = (
-            {token.decode("ascii") for token in tokens} if len(tokens) <= MAX_TOKENS else None
-        )
-        self._joined = "\n" + "\n".join(self.tokens) + "\n" if self.tokens is not None else ""
-
-    def may_contain(self, key: str) -> bool:
-        if self.small is not None:
-            return key in self.small
-        known = self._cache.get(key)
-        if known is None:
-            known = self._cache[key] = self._check(key)
-        return known
-
-    def _check(self, key: str) -> bool:
-        if not key.isascii():
-            return not self.ascii  # a pure-ASCII text cannot hold a Chinese key
-        tokens = self.tokens
-        runs = _runs(key)
-        if tokens is None or not runs:
-            return True
-        for word, starts, ends in runs:
-            if not starts and not ends:
-                if word not in tokens:
-                    return False
-            elif starts and ends:
-                if word not in tokens and word not in self._joined:
-                    return False
-            elif starts:  # the key's first run may be the end of a longer word ("libcudnn")
-                if word not in tokens and word + "\n" not in self._joined:
-                    return False
-            elif word not in tokens and "\n" + word not in self._joined:
-                return False
-        return True
+    return _index().keys.present(text.encode("utf-8", "surrogatepass"))
 
 
-@cache
-def _runs(key: str) -> tuple[tuple[str, bool, bool], ...]:
-    """A key's ASCII letter runs, each with whether it starts and whether it ends the key."""
-    return tuple((run.group(), run.start() == 0, run.end() == len(key)) for run in _LETTER_RUN.finditer(key))
+def _selected(keys: frozenset[str]) -> list[_Compiled]:
+    """The line-matching signatures holding any of ``keys`` or no key at all, in registration order."""
+    index = _index()
+    chosen = {at for key in keys for at in index.owners.get(key, ())}
+    chosen.update(index.keyless)
+    return [index.compiled[at] for at in sorted(chosen)]
 
 
 def _candidate_lines(text: str, keys: Sequence[str]) -> Iterable[int]:
@@ -515,7 +517,7 @@ def _structural(reading: Reading, source_index: int, source: str, found: dict[st
     from workbench.troubleshoot.versions import FACTS
 
     errors = reading.errors
-    for entry in _compiled():
+    for entry in _index().structural:
         sig = entry.signature
         quotes: list[tuple[int, str]] = []
         if errors and (sig.exception_types or entry.exception_message is not None):
@@ -567,14 +569,10 @@ def _line_at(text: str, start: int) -> str:
 
 def _scan(text: str, source_index: int, source: str, found: dict[str, Match], first_line: int = 1) -> None:
     hits: list[tuple[int, _Compiled]] = []
-    keys = _KeyFilter(text)
+    keys = present_keys(text)
     encoded: dict[int, bytes] = {}  # line start → its UTF-8 bytes, encoded once for every signature
-    for entry in _compiled():
-        if not entry.patterns:
-            continue  # structural only: matched on the reading
-        present = [key for key in entry.keys if keys.may_contain(key)]
-        if entry.keys and not present:
-            continue
+    for entry in _selected(keys):  # a signature none of whose keys occurs cannot match a line
+        present = [key for key in entry.keys if key in keys]
         verdicts: dict[bytes, bool] = {}  # a repeated line (a warning printed per step) is searched once
         for start in _candidate_lines(text, present):
             line = encoded.get(start)

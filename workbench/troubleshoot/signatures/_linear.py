@@ -11,6 +11,9 @@ larger than :data:`MAX_PROGRAM_SIZE` (the automaton's size is the constant in "l
 RE2 syntax differs from ``re`` in a few ways a signature author meets: ``\\d \\w \\s \\b`` are ASCII only
 (logs' error text is), and there is no ``(?!…)``/``(?=…)``/``\\1``. Patterns are compiled with
 ``never_capture`` (a search only says *whether* a line matches, so no sub-match is ever computed).
+
+:class:`LiteralSet` is the keys' side: which of many literal strings occur in a text, in one RE2 set pass
+whose cost does not grow with the number of literals.
 """
 
 from __future__ import annotations
@@ -107,4 +110,73 @@ def compile_any(patterns: tuple[str, ...]) -> LinearPattern:
         raise ValueError(f"patterns {patterns!r} do not compile together") from None
 
 
-__all__ = ["MAX_PROGRAM_SIZE", "LinearPattern", "compile_any", "compile_capturing", "compile_linear"]
+_LITERALS = re2.Options()
+_LITERALS.never_capture = True
+_LITERALS.log_errors = False
+_LITERALS.max_mem = 256 << 20
+"""A budget, not an allocation: the DFA of a literal set has at most one state per prefix of a key (about
+12,000 for the shipped keys), far below it, so its cache never fills and a match never gives up."""
+
+
+class LiteralSet:
+    """Which of many literal strings occur in a text, found in one linear pass whatever their number.
+
+    An RE2 ``Set`` of the escaped literals: its DFA is an Aho–Corasick automaton built lazily, so one
+    pass over the text reports every literal that occurs anywhere (overlapping and nested ones too),
+    at a cost per byte that does not grow with the number of literals. The answer is exact: literal ``i``
+    is reported if and only if ``literals[i] in text``. Should RE2 refuse the set, or fail the check made
+    once at compile time (the literals joined, every one must be reported), :meth:`present` asks the text
+    for each literal directly instead — slower, never wrong.
+    """
+
+    __slots__ = ("_encoded", "_set", "literals")
+
+    def __init__(self, literals: tuple[str, ...]) -> None:
+        self.literals = literals
+        self._encoded = tuple(literal.encode("utf-8", "surrogatepass") for literal in literals)
+        self._set: re2.Set | None = None
+        if not literals:
+            return
+        try:
+            matcher = re2.Set.SearchSet(_LITERALS)
+            for literal in self._encoded:
+                matcher.Add(re2.escape(literal))
+            matcher.Compile()
+        except re2.error:
+            return
+        found = matcher.Match(b"\n".join(self._encoded)) or []
+        if len(set(found)) == len(literals):
+            self._set = matcher
+
+    def present(self, text: bytes) -> frozenset[str]:
+        """The literals that occur in ``text`` (UTF-8 bytes, ``surrogatepass`` for lone surrogates)."""
+        if self._set is None:
+            return frozenset(
+                lit for lit, enc in zip(self.literals, self._encoded, strict=True) if enc in text
+            )
+        found = self._set.Match(text) or ()
+        return frozenset(self.literals[index] for index in found)
+
+    @property
+    def uses_set(self) -> bool:
+        """Whether the one-pass RE2 set answers (``False``: each literal is searched for directly)."""
+        return self._set is not None
+
+
+@cache
+def compile_literals(literals: tuple[str, ...]) -> LiteralSet:
+    """A :class:`LiteralSet` of ``literals`` (empty strings are not allowed: they occur everywhere)."""
+    if any(not literal for literal in literals):
+        raise ValueError("an empty literal occurs in every text: give non-empty literals")
+    return LiteralSet(literals)
+
+
+__all__ = [
+    "MAX_PROGRAM_SIZE",
+    "LinearPattern",
+    "LiteralSet",
+    "compile_any",
+    "compile_capturing",
+    "compile_linear",
+    "compile_literals",
+]
