@@ -78,11 +78,12 @@ def run_tui(
     if return_code:
         # Textual printed the crash while fds 1/2 were still captured: point at where it went.
         sys.stderr.write(t("ui.crashed", path=str(log_path)) + "\n")
-        sys.stderr.write(inert(_tail(log_path, 40)))  # glog and child output: outside text
+        sys.stderr.write(inert(log_tail(log_path, 40)))  # glog and child output: outside text
     return return_code
 
 
-def _tail(path: Path, lines: int) -> str:
+def log_tail(path: Path, lines: int) -> str:
+    """The last ``lines`` lines of the session log (where a crash went), or nothing if unreadable."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:

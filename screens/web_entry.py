@@ -43,7 +43,7 @@ from typing import Any, ClassVar
 from textual import messages
 from textual.drivers.web_driver import WebDriver
 
-from workbench.screens.launch import SESSION_LOG
+from workbench.screens.launch import SESSION_LOG, log_tail
 from workbench.textsafe import inert
 
 
@@ -138,17 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         with contextlib.suppress(OSError):
             os.write(server_err, (t("ui.crashed", path=str(log_path)) + "\n").encode())
-            os.write(server_err, _tail(log_path, 40).encode())
+            os.write(server_err, inert(log_tail(log_path, 40)).encode())  # outside text
     os.close(server_err)
     return return_code
-
-
-def _tail(path: Path, lines: int) -> str:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
-    return inert("".join(text.splitlines(keepends=True)[-lines:]))  # glog and child output: outside text
 
 
 def outlive_tab(app: Any) -> None:
