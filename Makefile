@@ -48,10 +48,8 @@ lint: setup-test
 typecheck: setup-test
 	$(BIN)/python tools/staged.py -- $(abspath $(BIN))/mypy --config-file pyproject.toml
 
-# Three xdist workers on this 2-core machine: the long groups (launched ranks, TUIs waiting on a stop)
-# wait more than they compute, so a third worker fills the idle core (full suite 677 s on 2, 590 s on 3).
-# Tests sharing a module or session fixture stay in one worker (tests/conftest.py groups them).
-PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -n 3 --dist loadgroup
+# Two xdist workers; tests sharing a module or session fixture stay in one (tests/conftest.py groups them).
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadgroup
 
 test: setup-test lint typecheck
 	$(PYTEST)

@@ -44,7 +44,7 @@ and the many short unit tests fill the end of both workers' time instead of one 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Keep each fixture this suite builds once per module or session in one xdist worker.
 
-    ``make test`` runs ``pytest -n 3 --dist loadgroup``: tests without an ``xdist_group`` mark are dealt
+    ``make test`` runs ``pytest -n 2 --dist loadgroup``: tests without an ``xdist_group`` mark are dealt
     out one by one, so a test file whose module-scoped fixture (a launched run, a trained model) would
     be built again in each worker runs in one group, and every file that uses a session fixture (the
     demo workspace) joins that fixture's group. A file's explicit ``xdist_group`` mark wins. First
