@@ -7,6 +7,7 @@ and measure the saved terminal instead (docs/paddle-notes.md, "Paddle inside a T
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 from typing import Any, ClassVar
@@ -16,10 +17,31 @@ from textual.drivers.linux_driver import LinuxDriver
 from workbench.screens.textual_private import set_driver_output
 
 
-def terminal_stream(fd: int) -> io.TextIOWrapper:
-    """A text stream on ``fd`` that does not close it (the capture owns it)."""
+class TerminalStream(io.TextIOWrapper):
+    """The saved terminal as a text stream that survives the terminal hanging up.
+
+    Textual's writer thread writes every frame to this stream. When the terminal goes away (an SSH link
+    drops, a pty's master closes) a write fails with ``EIO`` or ``EPIPE``; raised in the writer thread,
+    that ended the thread, and the app's exit then blocked for ever putting its last frames on the dead
+    thread's full queue — the runs were stopped, but the process stayed. A failed write is dropped
+    instead: there is nobody left to read it.
+    """
+
+    def write(self, text: str) -> int:
+        try:
+            return super().write(text)
+        except OSError:
+            return len(text)
+
+    def flush(self) -> None:
+        with contextlib.suppress(OSError):
+            super().flush()
+
+
+def terminal_stream(fd: int) -> TerminalStream:
+    """A text stream on ``fd`` that does not close it (the capture owns it) and outlives a hang-up."""
     raw = io.FileIO(fd, "w", closefd=False)
-    return io.TextIOWrapper(raw, encoding="utf-8", errors="replace", write_through=True)
+    return TerminalStream(raw, encoding="utf-8", errors="replace", write_through=True)
 
 
 class CapturedTerminalDriver(LinuxDriver):
