@@ -190,6 +190,8 @@ class PlanScreen(WorkbenchScreen):
         self._checked_since_shown = False
         """A check started since the mode was last shown (the first one waits for FIRST_CHECK_DELAY_S)."""
         self._check_timer: Timer | None = None
+        self._checked_text: str | None = None
+        """The text the newest check was started for (a change back to it needs no new check)."""
         self._edited_at = 0.0
         self._saved_text = ""
         self._title = ""
@@ -305,6 +307,7 @@ class PlanScreen(WorkbenchScreen):
         self._checked_since_shown = False
         if self._end_builder():
             self.report = None
+            self._checked_text = None
 
     def on_screen_resume(self) -> None:
         """Back in the mode: the file asked for, if one was; check again if leaving it ended the check
@@ -339,6 +342,8 @@ class PlanScreen(WorkbenchScreen):
         self._render_title()
         if not self._checked_since_shown and self.text == self._saved_text:
             return  # the file as loaded: the first check waits until the mode has been shown a moment
+        if self._check_timer is None and self._checked_since_shown and self.text == self._checked_text:
+            return  # a late Changed for the text already being checked: a new check would end its build
         self.pending = True
         self._edited_at = time.monotonic()
         if self._check_timer is None:  # one timer per pause in typing, not one per key
@@ -351,6 +356,9 @@ class PlanScreen(WorkbenchScreen):
             self._check_timer = self.set_timer(CHECK_DELAY_S - quiet, self._check_when_typing_stops)
             return
         self._check_timer = None
+        if self.text == self._checked_text:  # typed and undone: the check shown or running is for this text
+            self.pending = False
+            return
         self.check_now()
 
     def check_now(self) -> None:
@@ -358,6 +366,7 @@ class PlanScreen(WorkbenchScreen):
         assert self.plan_path is not None
         self.pending = False
         self._checked_since_shown = True
+        self._checked_text = self.text
         self._check(self.plan_path, self.text, self.requests.new("plan-check"))
 
     def _train_path(self, text: str) -> Path | None:

@@ -14,6 +14,7 @@ import threading
 from typing import Any
 
 import pytest
+from textual.widgets import TextArea
 
 from tests.ui.waiting import wait_for
 from workbench.isolate import Child
@@ -107,3 +108,32 @@ async def test_opening_the_plan_mode_builds_the_model_once(make_app, monkeypatch
         await pilot.pause(0.5)
         assert len(builds) == 1
         assert all(proc.poll() is not None for proc in builds)
+
+
+async def test_a_late_change_message_for_the_loaded_text_starts_no_second_build(  # type: ignore[no-untyped-def]
+    make_app, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under load the editor's ``Changed`` for the file it loaded can arrive after the first check began;
+    the text is the one being checked, so it must not start a check that kills the build in flight."""
+    builds: list[subprocess.Popen[str]] = []
+    real_popen = subprocess.Popen
+
+    def counted(*args: Any, **kwargs: Any) -> subprocess.Popen[str]:
+        proc: subprocess.Popen[str] = real_popen(*args, **kwargs)
+        if "workbench.parallel.facts" in list(args[0] if args else kwargs["args"]):
+            builds.append(proc)
+        return proc
+
+    monkeypatch.setattr("workbench.isolate.subprocess.Popen", counted)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.switch_mode("plan")
+        await wait_for(pilot, lambda: len(builds) == 1)
+        screen = app.screen
+        assert isinstance(screen, PlanScreen)
+        area = screen.query_one("#plan-yaml", TextArea)
+        area.post_message(TextArea.Changed(area))  # the loaded text's change, handled late
+        await wait_for(pilot, lambda: screen.report is not None)
+        await pilot.pause(0.5)
+        assert len(builds) == 1
+        assert builds[0].returncode == 0
