@@ -36,7 +36,7 @@ from workbench.screens.inert import INERT_FILTER
 from workbench.screens.jobs import RunsAndJobs
 from workbench.screens.modes import ordered_modes
 from workbench.screens.signals import install_stop_signals
-from workbench.screens.textual_private import wrap_print_capture
+from workbench.screens.textual_private import mark_styles_current, wrap_print_capture
 from workbench.screens.typeahead import TypeAheadMixin
 from workbench.screens.workers import Requests, worker_title
 from workbench.settings import WorkbenchSettings, resolve_settings
@@ -125,7 +125,7 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         self.no_color = self.no_color or settings.no_color
         self.modes = ordered_modes()
         for name, spec in self.modes:
-            self.add_mode(name, spec.screen_factory())
+            self.add_mode(name, self._styled_now(spec.screen_factory()))
         self.store = RunStore(settings.workspace)
         self.workspace = self.store.workspace
         self.low_bandwidth = settings.low_bandwidth
@@ -155,6 +155,17 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         self._register_themes()  # before the stylesheet is first read: no second parse for the theme
 
     # -- set-up ----------------------------------------------------------------------------------
+
+    def _styled_now(self, build: Callable[[], Screen[object]]) -> Callable[[], Screen[object]]:
+        """``build`` for a mode, its screen marked as styled by the current stylesheet (no restyle of the
+        whole app on the first switch to the mode: :func:`mark_styles_current`)."""
+
+        def build_styled() -> Screen[object]:
+            screen = build()
+            mark_styles_current(self, screen)
+            return screen
+
+        return build_styled
 
     def _register_themes(self) -> None:
         """The bundled themes as read, so the first frame has its colours; :meth:`_check_themes`

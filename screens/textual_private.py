@@ -1,11 +1,12 @@
 """Every place the workbench touches a private Textual name, in one module.
 
-Textual's public API does not cover five things the workbench needs: the screen's binding chain (the
+Textual's public API does not cover six things the workbench needs: the screen's binding chain (the
 type-ahead decides whether a key may be bound), the footer's "bindings are ready" flag (our footer
 rebuilds once per frame instead of once per signal), the app's print capture (``print`` from Paddle must
 reach our fd capture) and the Linux driver's output file and terminal size (the driver draws on a saved
-terminal fd while fds 1 and 2 are captured), and the app's driver (a bell or a notification escape
-written in order with the frames, :func:`write_to_terminal`). Each is reached through a function here, and the classes
+terminal fd while fds 1 and 2 are captured), the app's driver (a bell or a notification escape
+written in order with the frames, :func:`write_to_terminal`), and the screens' stylesheet counter (a mode's
+new screen would otherwise restyle the whole app twice, :func:`mark_styles_current`). Each is reached through a function here, and the classes
 that override a private hook name it in :data:`OVERRIDDEN_HOOKS`. ``tests/unit/test_textual_private.py``
 checks every name in :data:`PRIVATE_NAMES` and :data:`OVERRIDDEN_HOOKS` against the installed Textual, so
 an upgrade that renames one fails loudly there instead of silently here.
@@ -30,6 +31,8 @@ PRIVATE_NAMES: Final[tuple[tuple[type, str], ...]] = (
     (App, "_capture_stderr"),
     (LinuxDriver, "_file"),
     (App, "_driver"),
+    (App, "_css_update_count"),
+    (Screen, "_css_update_count"),
 )
 """Private attributes read or written through this module: (the Textual class, the name)."""
 
@@ -77,3 +80,14 @@ def write_to_terminal(app: App[Any], text: str) -> bool:
     except (AssertionError, AttributeError):  # the driver is out of application mode (suspended, exiting)
         return False
     return True
+
+
+def mark_styles_current(app: App[Any], screen: Screen[Any]) -> None:
+    """Tell Textual that ``screen``, built now for a mode, needs no stylesheet refresh when shown.
+
+    A new screen's counter starts behind the app's, so the first switch to its mode re-parses the whole
+    stylesheet and restyles the app twice (~0.1-0.3 s here, seconds under load), although the screen's
+    widgets are styled from the current stylesheet as they mount (as for any pushed screen). A theme
+    change later moves the app's counter on, and the screen is refreshed when next shown, as before.
+    """
+    screen._css_update_count = app._css_update_count

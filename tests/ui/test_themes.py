@@ -22,3 +22,38 @@ async def test_theme_option_and_unknown_theme_fallback(make_app) -> None:  # typ
     async with app.run_test(size=(120, 40)):
         assert app.theme == "workbench-dark"
         assert any("no-such-theme" in p for p in app.theme_problems)
+
+
+async def test_a_modes_first_screen_restyles_nothing_and_still_follows_the_theme(make_app) -> None:  # type: ignore[no-untyped-def]
+    """The first switch to a mode styles its new screen as it mounts; the whole app's stylesheet is not
+    re-parsed and re-applied for it (twice, per mode). A theme changed before a mode was first shown, and
+    one changed after, both reach that mode's screen."""
+    from tests.ui.waiting import wait_for
+
+    app = make_app(theme_name="dark")
+    refreshes: list[str] = []
+    real_refresh = app.refresh_css
+
+    def counted(animate: bool = True) -> None:
+        refreshes.append(app.current_mode)
+        real_refresh(animate=animate)
+
+    app.refresh_css = counted  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.theme = "workbench-light"
+        await wait_for(
+            pilot, lambda: app.screen.styles.background == app.current_theme.to_color_system().background
+        )
+        refreshes.clear()
+        await app.switch_mode("env")
+        await pilot.pause()
+        assert refreshes == []
+        light = app.screen.styles.background
+        assert light == app.current_theme.to_color_system().background
+        await app.switch_mode("runs")
+        app.theme = "workbench-dark"
+        await pilot.pause()
+        await app.switch_mode("env")
+        await wait_for(pilot, lambda: app.screen.styles.background != light)
+        assert app.screen.styles.background == app.current_theme.to_color_system().background
