@@ -65,9 +65,9 @@ class MonitorScreen(JobControlScreen):
     MonitorScreen #monitor-plot { width: 1fr; }
     MonitorScreen #monitor-side { width: 30%; min-width: 26; max-width: 48; }
     MonitorScreen #monitor-events { margin-top: 1; }
-    MonitorScreen.-grid #monitor-log { height: 4; min-height: 3; }
     MonitorScreen #monitor-failure { height: auto; max-height: 30%; }
     MonitorScreen #monitor-log { height: 20%; min-height: 3; }
+    MonitorScreen #monitor-log.-short { height: 4; }
     """
 
     AUTO_FOCUS = ""
@@ -404,7 +404,8 @@ class MonitorScreen(JobControlScreen):
         self.grid_mode = not self.grid_mode
         self.query_one("#monitor-plot", BraillePlot).display = not self.grid_mode
         self.query_one(ChartGrid).display = self.grid_mode
-        self.set_class(self.grid_mode, "-grid")  # a short log under the grid
+        # A short log under the grid: a class on the log alone (one on the screen restyles every widget).
+        self.query_one("#monitor-log").set_class(self.grid_mode, "-short")
         if self.grid_mode:
             self.query_one("#monitor-side").display = False  # the chart titles carry the latest values
         self._keep_focus_visible()

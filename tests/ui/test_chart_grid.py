@@ -348,3 +348,40 @@ async def test_the_cursor_reads_a_long_series_exactly_not_its_envelope(make_app,
             assert name == "loss" and got is not None and want is not None
             assert np.isclose(got, want, rtol=1e-9, atol=0.0)
             chart.cursor_x = None
+
+
+async def test_the_grid_toggle_restyles_the_log_not_every_widget(
+    make_app, monkeypatch, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """``g`` shortens the log under the grid with a class on the log itself: a class on the screen made
+    Textual restyle every widget of it (header, sidebar, footer …) on every toggle (the cost of a key while a run trains)."""
+    from textual.css.stylesheet import Stylesheet
+
+    restyled: list[str] = []
+    real_apply = Stylesheet.apply
+
+    def counted(self: Stylesheet, node, *args, **kwargs):  # type: ignore[no-untyped-def]
+        restyled.append(type(node).__name__)
+        return real_apply(self, node, *args, **kwargs)
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_in_monitor(FifteenMetricJob(tmp_path / "fifteen"))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MonitorScreen) and bool(app.screen.query("#monitor-log"))
+        )
+        screen = app.screen
+        log = screen.query_one("#monitor-log")
+        await pilot.pause()
+        monkeypatch.setattr(Stylesheet, "apply", counted)
+        await pilot.press("g")
+        await wait_for(pilot, lambda: log.styles.height is not None and log.styles.height.value == 4)
+        await pilot.pause()
+        assert screen.grid_mode
+        assert not {"MonitorScreen", "Header", "HeaderTitle", "RunsSidebar"} & set(restyled), restyled
+        await pilot.press("g")
+        await wait_for(pilot, lambda: not screen.grid_mode)
+        await pilot.pause()
+        assert log.styles.height is not None and log.styles.height.value == 20, (
+            log.styles.height
+        )  # 20 % again
