@@ -38,7 +38,9 @@ def test_at_least_forty_signatures_each_with_an_example_and_both_languages() -> 
     assert len(names) >= 40
     for name, sig in SIGNATURES.items():
         assert sig.examples, name
-        assert sig.keys or sig.exception_types or sig.exception_message or sig.facts, name
+        assert (
+            sig.keys or sig.exception_conditions() or sig.facts or sig.errnos or sig.libraries or sig.log_ends
+        ), name
         for english, chinese in sig.text.pairs():
             assert english and chinese and english != chinese, name
     assert SIGNATURES.silent_modules() == []
@@ -53,7 +55,10 @@ def test_every_example_ranks_its_own_signature_first(name: str, index: int, exam
 
 
 def test_examples_survive_chinese_wrapping_ansi_colours_and_crlf() -> None:
-    for name, _, example in EXAMPLES[::3]:
+    # A signature that matches on how the log ends (a silent hang) rightly stops matching once more output
+    # follows its example, so the wrapping below (text after the example) is not for those.
+    wrappable = [(name, example) for name, _, example in EXAMPLES if not SIGNATURES.get(name).log_ends]
+    for name, example in wrappable[::3]:
         text = "训练开始\r\n\x1b[31m" + example.replace("\n", "\r\n") + "\x1b[0m\r\n训练结束\r\n"
         diagnosis = dg.diagnose_text(text)
         assert diagnosis.matches and diagnosis.matches[0].id == name, name

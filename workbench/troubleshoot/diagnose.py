@@ -24,13 +24,17 @@ text and applies it. What it does to a log, and why:
   quoted line numbers stay the file's own.
 - **Ranks root causes above consequences**: a signature marked ``consequence`` (the launcher's
   "Container failed", a peer's NCCL time-out, the comm watchdog) ranks below every root cause; within each
-  group a higher ``priority`` (specific above generic) ranks first, then the earlier first occurrence.
+  group a higher ``priority`` (specific above generic) ranks first, then the earlier first occurrence. A
+  match ranks with the highest priority of the ways it matched: a pattern or an exception condition may
+  carry its own (a precise message above a generic one).
 - **Quotes the decisive lines** with their line numbers (the first few of each signature) and counts the
   rest.
 - **Reads the structure of each input** (:mod:`~workbench.troubleshoot.reading`: the final exception, a
   C++ error block, the frames, errnos, library names, versions): signatures may match on it (an
   exception type and message, errno names, library names, version facts of
-  :mod:`~workbench.troubleshoot.versions`) where one line cannot say it.
+  :mod:`~workbench.troubleshoot.versions`) where one line cannot say it; a condition may be gated on the
+  frame the final exception was raised in (a kit's, Paddle's, the user's), and a signature may match on
+  how a log ends — the lines it stops at, with no failure after them (a hang at NCCL start-up).
 - **Is never silent on a traceback**: when no signature matches but an input shows a Python traceback or
   a C++ error block, the answer is :class:`Unrecognised` — the failure read out, the closest known cause
   marked "not sure", what to try (:attr:`Diagnosis.kind` ``"unrecognised"``; ``"recognised"`` and
@@ -50,8 +54,8 @@ from typing import IO, Any, Literal
 
 from workbench.i18n import t
 from workbench.textsafe import strip_sequences
-from workbench.troubleshoot.reading import Reading, read_log
-from workbench.troubleshoot.signatures import SIGNATURES, Signature
+from workbench.troubleshoot.reading import LINE_CHARS, Reading, read_log
+from workbench.troubleshoot.signatures import SIGNATURES, ExceptionCondition, Signature
 from workbench.troubleshoot.signatures._linear import LinearPattern, LiteralSet, compile_any, compile_literals
 
 MAX_BYTES = 512 * 1024 * 1024
@@ -99,6 +103,14 @@ class Match:
     count: int = 0
     first: tuple[int, int] = (0, 0)
     """(source index, line) of the first occurrence: the earlier one ranks first among equals."""
+    priority: int | None = None
+    """The priority it ranks with: the highest of what matched (a pattern's or an exception condition's
+    own, else the signature's); ``None`` until something matched."""
+
+    def seen(self, priority: int | None) -> None:
+        """Count a way it matched that ranks with ``priority`` (``None``: the signature's own)."""
+        rank = self.signature.priority if priority is None else priority
+        self.priority = rank if self.priority is None else max(self.priority, rank)
 
     @property
     def title(self) -> str:
@@ -113,7 +125,8 @@ class Match:
         return self.signature.text.of().fix
 
     def rank_key(self) -> tuple[bool, int, tuple[int, int]]:
-        return (self.signature.consequence, -self.signature.priority, self.first)
+        priority = self.signature.priority if self.priority is None else self.priority
+        return (self.signature.consequence, -priority, self.first)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -383,12 +396,22 @@ class _Compiled:
     signature: Signature
     keys: tuple[str, ...]
     patterns: tuple[LinearPattern, ...]
-    """The signature's patterns as one RE2 alternation (a line is searched once per signature); empty
-    for a signature that matches only on the log's structure."""
+    """The signature's patterns as RE2 alternations, one per (priority, frame gate) group — one group
+    unless patterns have their own rules — so a line is searched once per group; empty for a signature
+    that matches only on the log's structure."""
     exception_message: LinearPattern | None = None
     """The signature's exception-message patterns as one alternation (``None``: no message condition)."""
     libraries: LinearPattern | None = None
     """The signature's library-name patterns as one alternation (``None``: no library condition)."""
+    groups: tuple[tuple[int | None, tuple[str, ...]], ...] = ()
+    """(priority, frame gate) of each of :attr:`patterns`, in the same order (``None``: the signature's)."""
+    exceptions: tuple[tuple[ExceptionCondition, LinearPattern | None, LinearPattern | None], ...] = ()
+    """Every condition on the final exception with its message patterns and its frame-code patterns, each
+    compiled as one alternation (``None``: no such condition)."""
+    log_ends: LinearPattern | None = None
+    """The signature's ``log_ends`` patterns as one alternation (``None``: no such condition)."""
+    log_ends_after: LinearPattern | None = None
+    """The lines that may follow the ``log_ends`` line, as one alternation (``None``: none may)."""
 
 
 def _compiled() -> tuple[_Compiled, ...]:
@@ -404,12 +427,40 @@ def _compile(names: tuple[str, ...]) -> tuple[_Compiled, ...]:
             name,
             sig,
             sig.keys,
-            (compile_any(sig.patterns),) if sig.patterns else (),
+            tuple(compile_any(patterns) for patterns in groups.values()),
             compile_any(sig.exception_message) if sig.exception_message else None,
             compile_any(sig.libraries) if sig.libraries else None,
+            tuple(groups),
+            tuple(
+                (
+                    condition,
+                    compile_any(condition.message) if condition.message else None,
+                    compile_any(condition.code) if condition.code else None,
+                )
+                for condition in sig.exception_conditions()
+            ),
+            compile_any(sig.log_ends) if sig.log_ends else None,
+            compile_any(sig.log_ends_after) if sig.log_ends_after else None,
         )
         for name, sig in entries
+        for groups in (_pattern_groups(sig),)
     )
+
+
+def _pattern_groups(sig: Signature) -> dict[tuple[int | None, tuple[str, ...]], tuple[str, ...]]:
+    """A signature's patterns grouped by (priority, frame gate), the rule-less ones first; a pattern
+    written both plain and with rules is in each of its groups."""
+    rules: dict[str, list[tuple[int | None, tuple[str, ...]]]] = {}
+    for rule in sig.pattern_rules:
+        rules.setdefault(rule.pattern, []).append((rule.priority, rule.raised_in))
+    groups: dict[tuple[int | None, tuple[str, ...]], list[str]] = {}
+    for pattern in sig.patterns:
+        if pattern not in rules:
+            groups.setdefault((None, ()), []).append(pattern)
+    for pattern in sig.patterns:
+        for group in rules.get(pattern, ()):
+            groups.setdefault(group, []).append(pattern)
+    return {group: tuple(dict.fromkeys(patterns)) for group, patterns in groups.items()}
 
 
 def reset_cache() -> None:
@@ -431,6 +482,8 @@ class _Index:
     """Line-matching signatures without keys: every line is searched for them."""
     structural: tuple[_Compiled, ...]
     """The signatures with a condition on the reading (exception, errno, library, version fact)."""
+    ending: tuple[_Compiled, ...] = ()
+    """The signatures with a ``log_ends`` condition."""
 
 
 _LAST_INDEX: list[_Index] = []
@@ -453,11 +506,7 @@ def _index() -> _Index:
     structural = tuple(
         entry
         for entry in compiled
-        if entry.signature.exception_types
-        or entry.exception_message is not None
-        or entry.signature.errnos
-        or entry.libraries is not None
-        or entry.signature.facts
+        if entry.exceptions or entry.signature.errnos or entry.libraries is not None or entry.signature.facts
     )
     index = _Index(
         compiled,
@@ -465,6 +514,7 @@ def _index() -> _Index:
         {key: tuple(ats) for key, ats in owners.items()},
         tuple(keyless),
         structural,
+        tuple(entry for entry in compiled if entry.log_ends is not None),
     )
     _LAST_INDEX[:] = [index]
     return index
@@ -519,47 +569,135 @@ def _structural(reading: Reading, source_index: int, source: str, found: dict[st
     errors = reading.errors
     for entry in _index().structural:
         sig = entry.signature
-        quotes: list[tuple[int, str]] = []
-        if errors and (sig.exception_types or entry.exception_message is not None):
-            for error in errors:
-                if sig.exception_types and not error.is_type(sig.exception_types):
+        if sig.raised_in and not reading.raised_in(sig.raised_in):
+            continue
+        quotes: list[tuple[int, str, int | None]] = []
+        for condition, message, code in entry.exceptions if errors else ():
+            if condition.raised_in and not reading.raised_in(condition.raised_in):
+                continue
+            if code is not None:
+                frame = reading.raising_frame
+                if frame is None or not code.search(frame.code.encode("utf-8", "surrogatepass")):
                     continue
-                message = entry.exception_message
+            for error in errors:
+                if condition.types and not error.is_type(condition.types):
+                    continue
                 if message is not None and not any(
                     message.search(part.encode("utf-8", "surrogatepass"))
                     for part in (error.message, error.hint)
                     if part
                 ):
                     continue
-                quotes.append((error.log_line, str(error)))
+                quotes.append((error.log_line, str(error), condition.priority))
                 break
         for errno in sig.errnos:
             if errno in reading.errnos:
-                quotes.append(reading.fact_lines.get(errno, (0, errno)))
+                quotes.append((*reading.fact_lines.get(errno, (0, errno)), None))
                 break
         if entry.libraries is not None:
             for library in reading.libraries:
                 if entry.libraries.search(library.encode("utf-8", "surrogatepass")):
-                    quotes.append(reading.fact_lines.get(library, (0, library)))
+                    quotes.append((*reading.fact_lines.get(library, (0, library)), None))
                     break
         for fact in sig.facts:
             finding = FACTS[fact](reading)
             if finding is not None:
-                quotes.append((finding.line, finding.quote))
-        for line_no, text in sorted(quotes):
-            match = found.get(entry.id)
-            if match is None:
-                match = found[entry.id] = Match(entry.id, sig, first=(source_index, line_no))
-            elif (source_index, line_no) < match.first:
-                match.first = (source_index, line_no)
-            if any(e.line == line_no and e.source == source for e in match.evidence):
-                continue
-            match.count += 1
-            if len(match.evidence) < MAX_QUOTES:
-                quoted = text.strip()
-                if len(quoted) > MAX_LINE_CHARS:
-                    quoted = quoted[: MAX_LINE_CHARS - 1] + "…"
-                match.evidence.append(Evidence(source, line_no, quoted))
+                quotes.append((finding.line, finding.quote, None))
+        for line_no, text, priority in sorted(quotes, key=lambda quote: quote[:2]):
+            _found(found, entry, source_index, source, line_no, text, priority)
+
+
+def _found(
+    found: dict[str, Match],
+    entry: _Compiled,
+    source_index: int,
+    source: str,
+    line_no: int,
+    text: str,
+    priority: int | None,
+) -> None:
+    """Record one structural way ``entry`` matched (a line quoted once however many ways name it)."""
+    match = found.get(entry.id)
+    if match is None:
+        match = found[entry.id] = Match(entry.id, entry.signature, first=(source_index, line_no))
+    elif (source_index, line_no) < match.first:
+        match.first = (source_index, line_no)
+    match.seen(priority)
+    if any(e.line == line_no and e.source == source for e in match.evidence):
+        return
+    match.count += 1
+    if len(match.evidence) < MAX_QUOTES:
+        quoted = text.strip()
+        if len(quoted) > MAX_LINE_CHARS:
+            quoted = quoted[: MAX_LINE_CHARS - 1] + "…"
+        match.evidence.append(Evidence(source, line_no, quoted))
+
+
+MAX_END_LINES_WALKED = 2000
+"""Lines (blank ones included) walked back from a text's end to find its last non-blank lines."""
+
+
+def _last_lines(text: str, count: int) -> list[tuple[int, int, str]]:
+    """The last ``count`` non-blank lines of ``text``, the last first, each as (its start offset, how many
+    lines of the text follow it, the line cut to ``LINE_CHARS``). The walk is bounded
+    (:data:`MAX_END_LINES_WALKED`), and so is the text each line gives."""
+    found: list[tuple[int, int, str]] = []
+    end = len(text)
+    walked = following = 0
+    while end > 0 and len(found) < count and walked < MAX_END_LINES_WALKED:
+        start = text.rfind("\n", 0, end) + 1
+        if end - start > LINE_CHARS:
+            line = text[start : start + LINE_CHARS // 2] + " … " + text[end - LINE_CHARS // 2 : end]
+        else:
+            line = text[start:end]
+        if line.strip():
+            found.append((start, following, line))
+        walked += 1
+        if start == 0:
+            break
+        following += 1
+        end = start - 1
+    return found
+
+
+def _failure_line(reading: Reading) -> int:
+    """The last line a failure is read at (an exception, a C++ error, a traceback frame); 0 if none."""
+    lines = [error.log_line for error in reading.errors]
+    if reading.frames:
+        lines.append(reading.frames[-1].log_line)
+    return max(lines, default=0)
+
+
+def _log_end(
+    text: str, reading: Reading, first_line: int, source_index: int, source: str, found: dict[str, Match]
+) -> None:
+    """Signatures whose ``log_ends`` patterns match the line the text stops at (its last non-blank line,
+    or the last before only ``after`` lines), with no failure read at or after it."""
+    entries = _index().ending
+    if not entries:
+        return
+    last = _last_lines(text, max(entry.signature.log_ends_lines for entry in entries))
+    encoded = [line.encode("utf-8", "surrogatepass") for _, _, line in last]
+    numbers: list[int] = []  # the last line's number, counted only once something matched
+
+    def line_number(at: int) -> int:
+        if not numbers:
+            numbers.append(first_line + text.count("\n", 0, last[0][0]))
+        return numbers[0] - (last[at][1] - last[0][1])
+
+    after = _failure_line(reading)
+    for entry in entries:
+        sig, pattern = entry.signature, entry.log_ends
+        if pattern is None or (sig.raised_in and not reading.raised_in(sig.raised_in)):
+            continue
+        for at in range(min(sig.log_ends_lines, len(last))):  # from the last line up
+            if pattern.search(encoded[at]):
+                if line_number(at) > after:
+                    line = last[at][2].strip()
+                    _found(found, entry, source_index, source, line_number(at), line, sig.log_ends_priority)
+                break
+            if entry.log_ends_after is None or not entry.log_ends_after.search(encoded[at]):
+                break  # a line that is neither: the log went on past its start-up
 
 
 def _line_at(text: str, start: int) -> str:
@@ -567,38 +705,84 @@ def _line_at(text: str, start: int) -> str:
     return text[start:] if end == -1 else text[start:end]
 
 
-def _scan(text: str, source_index: int, source: str, found: dict[str, Match], first_line: int = 1) -> None:
-    hits: list[tuple[int, _Compiled]] = []
+_MISS = object()
+"""A line's verdict when no group of a signature's patterns matches it."""
+_UNSEEN = object()
+"""A line not searched yet."""
+
+
+def _scan(
+    text: str,
+    source_index: int,
+    source: str,
+    found: dict[str, Match],
+    first_line: int = 1,
+    reading: Reading | None = None,
+) -> None:
+    """The per-line signatures: the lines holding a signature's keys searched with its patterns.
+    ``reading`` (the text's structure) answers the frame gates; without it no gated pattern counts."""
+    hits: list[tuple[int, _Compiled, int | None]] = []
     keys = present_keys(text)
     encoded: dict[int, bytes] = {}  # line start → its UTF-8 bytes, encoded once for every signature
     for entry in _selected(keys):  # a signature none of whose keys occurs cannot match a line
+        groups = _open_groups(entry, reading)
+        if not groups:
+            continue
         present = [key for key in entry.keys if key in keys]
-        verdicts: dict[bytes, bool] = {}  # a repeated line (a warning printed per step) is searched once
+        verdicts: dict[bytes, object] = {}  # a repeated line (a warning printed per step) is searched once
         for start in _candidate_lines(text, present):
             line = encoded.get(start)
             if line is None:  # RE2 reads UTF-8 bytes
                 line = encoded[start] = _line_at(text, start).encode("utf-8", "surrogatepass")
-            hit = verdicts.get(line)
-            if hit is None:
-                hit = verdicts[line] = any(p.search(line) for p in entry.patterns)
-            if hit:
-                hits.append((start, entry))
+            hit = verdicts.get(line, _UNSEEN)
+            if hit is _UNSEEN:
+                hit = verdicts[line] = _best(entry, groups, line)
+            if hit is not _MISS:
+                hits.append((start, entry, hit if isinstance(hit, int) else None))
     if not hits:
         return
     hits.sort(key=lambda hit: hit[0])
     line_no, last = first_line, 0
-    for start, entry in hits:
+    for start, entry, priority in hits:
         line_no += text.count("\n", last, start)
         last = start
         match = found.get(entry.id)
         if match is None:
             match = found[entry.id] = Match(entry.id, entry.signature, first=(source_index, line_no))
+        match.seen(priority)
         match.count += 1
         if len(match.evidence) < MAX_QUOTES:
             quoted = _line_at(text, start).strip()
             if len(quoted) > MAX_LINE_CHARS:
                 quoted = quoted[: MAX_LINE_CHARS - 1] + "…"
             match.evidence.append(Evidence(source, line_no, quoted))
+
+
+def _open_groups(entry: _Compiled, reading: Reading | None) -> list[int]:
+    """The pattern groups of ``entry`` whose frame gates (the signature's and the group's) the reading
+    passes, by index, the highest priority first (a line's search stops at the first group that hits)."""
+    sig = entry.signature
+    if sig.raised_in and (reading is None or not reading.raised_in(sig.raised_in)):
+        return []
+    open_ = [
+        at
+        for at, (_, gate) in enumerate(entry.groups)
+        if not gate or (reading is not None and reading.raised_in(gate))
+    ]
+    return sorted(open_, key=lambda at: -_rank(entry, entry.groups[at][0]))
+
+
+def _best(entry: _Compiled, groups: list[int], line: bytes) -> object:
+    """The priority ``line`` gives ``entry``: that of the highest group matching it (``None`` for the
+    signature's own), or :data:`_MISS` when none does."""
+    for at in groups:
+        if entry.patterns[at].search(line):
+            return entry.groups[at][0]
+    return _MISS
+
+
+def _rank(entry: _Compiled, priority: int | None) -> int:
+    return entry.signature.priority if priority is None else priority
 
 
 def diagnose_texts(texts: Sequence[tuple[str, str]], notices: Sequence[str] = ()) -> Diagnosis:
@@ -629,8 +813,9 @@ def diagnose_texts(texts: Sequence[tuple[str, str]], notices: Sequence[str] = ()
         reading = read_log(text, first_line) if text else Reading()
         readings.append(reading)
         if text:
-            _scan(text, index, source, found, first_line)
+            _scan(text, index, source, found, first_line, reading)
             _structural(reading, index, source, found)
+            _log_end(text, reading, first_line, index, source, found)
     ranked = sorted(found.values(), key=Match.rank_key)
     sources = [source for source, _ in texts]
     unrecognised = None if ranked else _unrecognised(sources, readings)

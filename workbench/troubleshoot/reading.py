@@ -230,6 +230,22 @@ class Reading:
                 return frame
         return None
 
+    @property
+    def raising_frame(self) -> Frame | None:
+        """The frame the final exception was raised in: the innermost frame of its traceback outside the
+        standard library (an import fails in ``<frozen importlib._bootstrap>`` on behalf of the code that
+        imports). ``None`` when the log shows no frames."""
+        for frame in reversed(self.frames):
+            if frame.kind != "stdlib":
+                return frame
+        return None
+
+    def raised_in(self, names: tuple[str, ...]) -> bool:
+        """Whether :attr:`raising_frame` is of one of ``names``: frame kinds (``kit``, ``paddle``,
+        ``user``, ``library``, ``stdlib``) or kits (``paddleocr``, ``paddlex`` …)."""
+        frame = self.raising_frame
+        return frame is not None and not frame_owners(frame).isdisjoint(names)
+
     def to_dict(self) -> dict[str, Any]:
         final = self.final
         frame = self.user_frame
@@ -450,6 +466,21 @@ def frame_kind(path: str) -> FrameKind:
     if "paddle" in lowered[:-1] and ("fluid" in lowered or "base" in lowered or "phi" in lowered):
         return "paddle"  # a Paddle source checkout on the path
     return "user"
+
+
+def frame_owners(frame: Frame) -> frozenset[str]:
+    """Whose code ``frame`` is, as a ``raised_in`` condition names it: its kind, and for a kit's frame
+    the kit too (``{"kit", "paddleocr"}``)."""
+    if frame.kind != "kit":
+        return frozenset((frame.kind,))
+    parts = [p.lower() for p in frame.path.replace("\\", "/").split("/") if p]
+    for i, part in enumerate(parts):
+        if part in ("site-packages", "dist-packages") and i + 1 < len(parts):
+            kit = KIT_NAMES.get(parts[i + 1].split(".", 1)[0].split("-", 1)[0])
+            if kit:
+                return frozenset(("kit", kit))
+    kit = _kit_of_path(frame.path)
+    return frozenset(("kit", kit)) if kit else frozenset(("kit",))
 
 
 # -- reading ------------------------------------------------------------------------------------------
@@ -878,5 +909,6 @@ __all__ = [
     "RaisedError",
     "Reading",
     "frame_kind",
+    "frame_owners",
     "read_log",
 ]

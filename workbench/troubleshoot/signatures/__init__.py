@@ -50,6 +50,41 @@ class SignatureText:
         return [(self.en.title, self.zh.title), (self.en.cause, self.zh.cause), (self.en.fix, self.zh.fix)]
 
 
+FRAME_KINDS = ("user", "kit", "paddle", "library", "stdlib")
+"""Whose code a traceback frame is (:func:`~workbench.troubleshoot.reading.frame_kind`); a ``raised_in``
+condition names these or a kit (``paddleocr``, ``paddlex`` … the values of
+:data:`~workbench.troubleshoot.reading.KIT_NAMES`)."""
+
+
+@dataclass(frozen=True)
+class PatternRule:
+    """How one of a signature's :attr:`~Signature.patterns` ranks or is gated when it is the one that
+    matched (a pattern without a rule has the signature's own priority and gate)."""
+
+    pattern: str
+    """The pattern, one of :attr:`Signature.patterns`."""
+    priority: int | None = None
+    """The signature's priority when this pattern matched (``None``: the signature's own); a precise
+    message ranks its signature above a generic one, a vague wording below."""
+    raised_in: tuple[str, ...] = ()
+    """The pattern counts only when the log's final exception was raised in a frame of one of these
+    kinds or kits (see :attr:`Signature.raised_in`); empty: the signature's own gate."""
+
+
+@dataclass(frozen=True)
+class ExceptionCondition:
+    """A condition on the log's final exception beyond the signature's first one (its own ``types`` and
+    ``message``, and optionally its own priority and frame gate)."""
+
+    types: tuple[str, ...] = ()
+    message: tuple[str, ...] = ()
+    priority: int | None = None
+    raised_in: tuple[str, ...] = ()
+    code: tuple[str, ...] = ()
+    """RE2 patterns on the source line of the frame the exception was raised in (what Python printed
+    under it: ``import ppdet.data.source as source``); any one. A log without that line fails it."""
+
+
 @dataclass(frozen=True)
 class Signature:
     """One known error: how to recognise it in a log, and what to tell the user about it."""
@@ -85,13 +120,75 @@ class Signature:
     facts: tuple[str, ...] = ()
     """Names of version-facts checks (:data:`~workbench.troubleshoot.versions.FACTS`); the signature
     matches when one of them finds the log's versions break its fact."""
+    pattern_rules: tuple[PatternRule, ...] = ()
+    """Per-pattern priority and frame gate, for the patterns that have their own (the rest rank with
+    :attr:`priority`)."""
+    exceptions: tuple[ExceptionCondition, ...] = ()
+    """More conditions on the final exception, each with its own types, message, priority and gate
+    (:attr:`exception_types` / :attr:`exception_message` are the first one)."""
+    raised_in: tuple[str, ...] = ()
+    """A gate on every way this signature matches: the log's final exception was raised in a frame of one
+    of these kinds (:data:`FRAME_KINDS`) or kits — the innermost frame of its traceback outside the
+    standard library. A log without traceback frames does not pass it. Empty: no gate."""
+    log_ends: tuple[str, ...] = ()
+    """RE2 patterns for the line a log stops at: the signature matches when the log's last non-blank line
+    matches one of them, or only lines matching :attr:`log_ends_after` follow such a line (within its last
+    :attr:`log_ends_lines` non-blank lines), and no failure (exception, C++ error, traceback frame) is
+    read at or after it — a log that stops at NCCL or rendezvous start-up is a hang."""
+    log_ends_after: tuple[str, ...] = ()
+    """RE2 patterns for lines that may follow the :attr:`log_ends` line (the GPU banner Paddle prints
+    right after its communicator starts); any other line after it means the log went on."""
+    log_ends_lines: int = 3
+    """How many of the log's last non-blank lines :attr:`log_ends` looks at."""
+    log_ends_priority: int | None = None
+    """The priority when the signature matched by :attr:`log_ends` (``None``: :attr:`priority`)."""
 
     def __post_init__(self) -> None:
-        """Refuse, at registration, a pattern that linear-time matching cannot run (``ValueError``)."""
+        """Refuse, at registration, a pattern that linear-time matching cannot run (``ValueError``), a
+        pattern rule for a pattern the signature does not have, and an unknown frame kind."""
         from workbench.troubleshoot.signatures._linear import compile_linear
 
-        for pattern in (*self.patterns, *self.exception_message, *self.libraries):
+        messages = [m for condition in self.exceptions for m in (*condition.message, *condition.code)]
+        for pattern in (
+            *self.patterns,
+            *self.exception_message,
+            *self.libraries,
+            *messages,
+            *self.log_ends,
+            *self.log_ends_after,
+        ):
             compile_linear(pattern)
+        for rule in self.pattern_rules:
+            if rule.pattern not in self.patterns:
+                raise ValueError(f"pattern rule for {rule.pattern!r}, which is not one of the patterns")
+        gates = [*self.raised_in, *(g for r in self.pattern_rules for g in r.raised_in)]
+        gates += [g for condition in self.exceptions for g in condition.raised_in]
+        for gate in gates:
+            if gate not in raised_in_names():
+                raise ValueError(f"raised_in {gate!r}: not one of {', '.join(raised_in_names())}")
+        if not 1 <= self.log_ends_lines <= MAX_LOG_ENDS_LINES:
+            raise ValueError(f"log_ends_lines must be between 1 and {MAX_LOG_ENDS_LINES}")
+
+    def exception_conditions(self) -> tuple[ExceptionCondition, ...]:
+        """Every condition on the final exception: the first one (:attr:`exception_types`,
+        :attr:`exception_message`, the signature's priority and gate) then :attr:`exceptions`."""
+        first = (
+            (ExceptionCondition(self.exception_types, self.exception_message),)
+            if self.exception_types or self.exception_message
+            else ()
+        )
+        return first + self.exceptions
+
+
+MAX_LOG_ENDS_LINES = 20
+"""The most last lines a ``log_ends`` condition may look at (the end of a log, not its body)."""
+
+
+def raised_in_names() -> tuple[str, ...]:
+    """What a ``raised_in`` condition may name: the frame kinds, then the kits."""
+    from workbench.troubleshoot.reading import KIT_NAMES
+
+    return FRAME_KINDS + tuple(sorted(set(KIT_NAMES.values())))
 
 
 SIGNATURES: Registry[Signature] = Registry(
@@ -99,4 +196,14 @@ SIGNATURES: Registry[Signature] = Registry(
 )
 """Every known error signature, by id (``family.name``)."""
 
-__all__ = ["SIGNATURES", "Signature", "SignatureText", "Wording"]
+__all__ = [
+    "FRAME_KINDS",
+    "MAX_LOG_ENDS_LINES",
+    "SIGNATURES",
+    "ExceptionCondition",
+    "PatternRule",
+    "Signature",
+    "SignatureText",
+    "Wording",
+    "raised_in_names",
+]
