@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import on, work
 from textual.app import App, SystemCommand
@@ -27,8 +27,6 @@ from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
 from workbench.i18n import t
-from workbench.runner import AttachedRun, Job, LaunchedJob
-from workbench.runs import RunStore
 from workbench.screens.base import help_rows
 from workbench.screens.commands import WorkbenchCommands, WorkbenchThemes
 from workbench.screens.dialogs import ErrorScreen, HelpScreen, QuitScreen, TooSmallScreen
@@ -42,6 +40,9 @@ from workbench.screens.workers import Requests, worker_title
 from workbench.settings import WorkbenchSettings, resolve_settings
 from workbench.themes import read_theme_data, resolve_theme_name, stylesheet_path
 from workbench.themes.depth import ReducedColors
+
+if TYPE_CHECKING:  # the runner (and psutil under it) and the run store load after the first frame
+    from workbench.runner import AttachedRun, Job
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 MAX_MODE_KEYS = 9  # modes beyond the ninth are reached from the palette only
@@ -126,8 +127,7 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         self.modes = ordered_modes()
         for name, spec in self.modes:
             self.add_mode(name, self._styled_now(spec.screen_factory()))
-        self.store = RunStore(settings.workspace)
-        self.workspace = self.store.workspace
+        self.workspace = settings.workspace  # already expanded: what ``RunStore`` would resolve it to
         self.low_bandwidth = settings.low_bandwidth
         self.preload_paddle = preload_paddle
         self.seed_demo = seed_demo
@@ -398,6 +398,8 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         if not running:
             self.exit(0)
             return
+        from workbench.runner import LaunchedJob
+
         names = ", ".join(job.run_id for job in running)
         can_detach = any(isinstance(job, LaunchedJob) for job in running)
         self.push_screen(

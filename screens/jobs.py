@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import work
 
 from workbench.i18n import t
-from workbench.runner import AttachedRun, Job, LaunchedJob, attach
 from workbench.screens.dialogs import QUIT_DETACH, QUIT_STOP, ErrorScreen
 from workbench.screens.workers import (
     DemoSeeded,
@@ -28,8 +28,9 @@ from workbench.screens.workers import (
     TrainingStarted,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the runner (and psutil under it) loads with the first run, after the first frame
     from workbench.notify import Notifier
+    from workbench.runner import AttachedRun, Job
     from workbench.runs import RunStore
 
 MAX_ATTACHED = 4  # past / external runs kept in memory for quick reopening
@@ -73,7 +74,7 @@ def resume_command(run_dir: Path) -> str:
 class RunsAndJobs:
     """Opening runs in the monitor, training from a config, resuming, and stopping on quit."""
 
-    store: RunStore
+    workspace: Path
     live_jobs: dict[str, Job]
     _attached: dict[str, AttachedRun]
     monitor_target: Job | None
@@ -83,10 +84,20 @@ class RunsAndJobs:
     paddle_version: str
     _alert_notifier: Notifier | None = None
 
+    @cached_property
+    def store(self) -> RunStore:
+        """The workspace's runs, made on first use: the home screen reads them after its first frame,
+        so :mod:`workbench.runs` (and the event types under it) are not on the start path."""
+        from workbench.runs import RunStore
+
+        return RunStore(self.workspace)
+
     # -- following runs --------------------------------------------------------------------------
 
     def open_in_monitor(self, run_ref: str | Path | Job) -> None:
         """Show a live job, or a past / externally written run (attached), in the monitor."""
+        from workbench.runner import Job
+
         app: Any = self
         if isinstance(run_ref, Job):
             self._show_in_monitor(run_ref)
@@ -103,10 +114,14 @@ class RunsAndJobs:
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="attach", description="worker.attach")
     def _attach_run(self, run_dir: Path, request: int) -> None:
+        from workbench.runner import attach
+
         app: Any = self
         app.post_message(RunAttached(attach(run_dir), request=request))
 
     def on_run_attached(self, message: RunAttached) -> None:
+        from workbench.runner import AttachedRun
+
         job = message.job
         if not isinstance(job, AttachedRun):
             return
@@ -221,6 +236,7 @@ class RunsAndJobs:
     @work(thread=True, exclusive=True, exit_on_error=False, group="attach", description="worker.attach")
     def _link_log(self, path: str, request: int) -> None:
         from workbench.attach.link import AttachError, link_log
+        from workbench.runner import attach
 
         app: Any = self
         try:
@@ -357,6 +373,8 @@ class RunsAndJobs:
         """Stop the runs cooperatively (they checkpoint), bounded so quitting never hangs: a launched job
         still running after :data:`QUIT_WAIT_S` is ended whole at once. ``detach``: launched jobs are
         handed to keepers of their own and left running (in-process runs cannot be: they are stopped)."""
+        from workbench.runner import LaunchedJob
+
         running = [job for job in self.live_jobs.values() if not job.done]
         lines: list[str] = []
         if detach:

@@ -14,7 +14,6 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
 from workbench.i18n import cell_width, pad, t
-from workbench.runs import RunBrief, RunStore, RunSummary, read_run_brief, with_live_step
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_duration, format_time, status_text
 from workbench.screens.inert import InertStatic, inert
@@ -30,6 +29,7 @@ from workbench.screens.workers import (
 )
 
 if TYPE_CHECKING:  # the checklist's code (and pydantic, through it) loads in the workers that read it
+    from workbench.runs import RunBrief, RunStore, RunSummary
     from workbench.verify.path import PathStep
 
 REFRESH_S = 2.0
@@ -53,6 +53,8 @@ RESUMABLE = ("cancelled", "interrupted", "failed")
 
 def list_runs(store: RunStore) -> list[RunSummary]:
     """The run list, with a live run's last step read from the end of its events (never lags)."""
+    from workbench.runs import with_live_step  # the run store's code loads in the worker, after the frame
+
     return [with_live_step(run) for run in store.list()]
 
 
@@ -356,6 +358,7 @@ class RunsScreen(WorkbenchScreen):
     )
     def _read_detail(self, run_id: str, request: int) -> None:
         from workbench.baseline import is_pinned
+        from workbench.runs import read_run_brief
 
         run_dir = self.wb.store.resolve(run_id)
         text = detail_text(read_run_brief(run_dir)) if run_dir is not None else ""

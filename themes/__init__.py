@@ -14,6 +14,7 @@ them right after it, so pydantic is not on the start path.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,20 +46,72 @@ def __getattr__(name: str) -> Any:
 def read_theme_data() -> list[dict[str, Any]]:
     """Every bundled theme file as read, unvalidated: what the app registers before its first frame.
 
-    A file that is not a mapping with a ``name`` is left out; :func:`load_theme_specs` reports it.
+    A file that is not a mapping with a ``name`` is left out; :func:`load_theme_specs` reports it. The
+    bundled files are read by :func:`read_plain_theme` (PyYAML's import is not on the start path); a file
+    it does not take goes through PyYAML.
     """
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     found: list[dict[str, Any]] = []
     for path in theme_files():
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 - a safe loader
-        except (OSError, yaml.YAMLError):
+            text = path.read_text(encoding="utf-8")
+        except OSError:
             continue
+        data: object = read_plain_theme(text)
+        if data is None:
+            import yaml
+
+            try:
+                data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 - safe
+            except yaml.YAMLError:
+                continue
         if isinstance(data, dict) and isinstance(data.get("name"), str):
             found.append(data)
     return found
+
+
+_PLAIN_LINE = re.compile(r"(?P<indent>(?:  )?)(?P<key>[A-Za-z][\w-]*):(?: (?P<value>\S.*))?")
+_PLAIN_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")  # workbench-dark: a string to YAML too
+_YAML_WORDS = {"yes", "no", "on", "off", "true", "false", "null"}
+"""Keys YAML (1.1, PyYAML's) reads as booleans or null, not as strings."""
+
+
+def read_plain_theme(text: str) -> dict[str, Any] | None:
+    """A theme file in the bundled files' plain shape, read as YAML reads it; ``None`` for anything else.
+
+    The shape: ``key: value`` lines, one level of two-space nesting under a ``key:`` with no value, blank
+    and ``#`` lines. A value is a double-quoted string without escapes, ``true``/``false``, or a
+    hyphenated lowercase word; any other line or value (numbers, ``yes``, single quotes, inline
+    comments, a repeated key) is YAML's to read, so the result never differs from PyYAML's.
+    """
+    data: dict[str, Any] = {}
+    nested: dict[str, Any] | None = None
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        match = _PLAIN_LINE.fullmatch(line)
+        if match is None:
+            return None
+        key, value = match["key"], match["value"]
+        target = data if not match["indent"] else nested
+        if target is None or key in target or key.lower() in _YAML_WORDS:
+            return None
+        if match["indent"] == "":
+            nested = None
+        if value is None:
+            if target is not data:
+                return None
+            nested = target[key] = {}
+        elif value in ("true", "false"):
+            target[key] = value == "true"
+        elif len(value) >= 2 and value[0] == value[-1] == '"' and not set(value[1:-1]) & {'"', "\\"}:
+            target[key] = value[1:-1]
+        elif _PLAIN_WORD.fullmatch(value):
+            target[key] = value
+        else:
+            return None
+    if any(value == {} for value in data.values()):
+        return None  # "key:" with nothing under it is YAML's null
+    return data
 
 
 def load_theme_specs() -> tuple[list[ThemeSpec], list[str]]:

@@ -1,5 +1,5 @@
 """The TUI's start path, up to its first frame, loads neither pydantic nor Paddle (docs/architecture.md,
-"Budgets": the first frame within 1.3× a bare Textual app's).
+"Budgets": the first frame within 1.3× a bare Textual app's), nor the run store, the runner or psutil.
 
 Settings, themes and the run store validate with pydantic only when something needs checking (a user
 config file, a variable to convert) or after the first frame; one fresh interpreter walks the path the
@@ -30,6 +30,9 @@ import workbench.screens.runs  # the home screen
 app = WorkbenchApp(settings=settings)
 assert app.theme == "workbench-dark", app.theme
 heavy = ("pydantic", "paddle", "numpy")
+# the run store, the runner and psutil: read and started after the frame (the first list, the first run)
+# and PyYAML: the bundled themes are read without it (no user config file here)
+heavy += ("psutil", "workbench.runner", "workbench.runs", "workbench.events", "yaml")
 print(",".join(name for name in heavy if name in sys.modules))
 """
 
