@@ -153,6 +153,8 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         self._too_small_shown = False
         self._preview_depth = ReducedColors(preview_colors) if preview_colors else None
         self._register_themes()  # before the stylesheet is first read: no second parse for the theme
+        self.title = t("app.title")  # in the first frame's header (set on mount, the class name shows)
+        self.update_subtitle()
 
     # -- set-up ----------------------------------------------------------------------------------
 
@@ -214,8 +216,6 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
             self.notify(problem, severity="warning")
 
     def on_mount(self) -> None:
-        self.title = t("app.title")
-        self.update_subtitle()
         for problem in self.theme_problems:
             self.notify(problem, severity="warning")
         if self.seed_demo:
