@@ -48,20 +48,33 @@ def _overrides(data: Path) -> list[str]:
     return [arg for value in values for arg in ("-o", value)]
 
 
+STOP_LEAD_S = 0.5
+"""The plan's ``stop_lead_s``: ranks stop after the step they reach about this long after the stop (at
+least two steps on). What these tests check — the same step on every rank, nothing left — holds for
+any lead; a short one spares each stop a second and a half of training."""
+
+
+def _plan(data: Path) -> Path:
+    """The bundled data-parallel sample plan, with :data:`STOP_LEAD_S`, beside ``data``."""
+    return data.parent / "plan_cls_dp.yaml"
+
+
 @pytest.fixture(scope="module")
 def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sample's demo data, made once (``plan run`` makes it when it is missing), and the model facts
-    of the plan's check built once into ``<data>/../facts`` (each test's workspace starts with a copy, as a
-    user's second ``plan run`` of an unchanged config finds them: the jobs under test, not the build)."""
+    """The sample's demo data, made once (``plan run`` makes it when it is missing), the sample plan with
+    a short stop lead beside it (:func:`_plan`), and the model facts of the plan's check built once
+    into ``<data>/../facts`` (each test's workspace starts with a copy, as a user's second ``plan run``
+    of an unchanged config finds them: the jobs under test, not the build)."""
     from workbench.datasets import generate_cls_demo
     from workbench.parallel.validate import check_plan
 
     folder = tmp_path_factory.mktemp("ends-whole-data") / "cls"
     generate_cls_demo(folder, n_train=512, n_val=64, seed=0)
+    plan = (SAMPLES / "plan_cls_dp.yaml").read_text(encoding="utf-8")
+    plan = plan.replace("train: train_cls_mlp.yaml", f"train: {SAMPLES / 'train_cls_mlp.yaml'}")
+    _plan(folder).write_text(f"{plan}stop_lead_s: {STOP_LEAD_S}\n", encoding="utf-8")
     overrides = _overrides(folder)[1::2]
-    report = check_plan(
-        SAMPLES / "plan_cls_dp.yaml", train_overrides=overrides, facts_cache=folder.parent / "facts"
-    )
+    report = check_plan(_plan(folder), train_overrides=overrides, facts_cache=folder.parent / "facts")
     assert report.ok and any((folder.parent / "facts").iterdir()), [str(e) for e in report.errors]
     return folder
 
@@ -82,7 +95,7 @@ class PlanRun:
         self.env.update(env or {})
         argv = [
             sys.executable, "-m", "workbench", "--workspace", str(self.workspace), "plan", "run",
-            str(SAMPLES / "plan_cls_dp.yaml"), *_overrides(data), "--json", *extra,
+            str(_plan(data)), *_overrides(data), "--json", *extra,
         ]  # fmt: skip
         if nohup:  # started with SIGHUP ignored, as `nohup` does
             argv.insert(0, "nohup")
@@ -276,7 +289,10 @@ def test_a_rank_killed_with_sigkill_is_named_with_its_signal(plan_run: Callable[
 
 def test_the_ranks_end_when_the_command_that_owns_them_is_killed(plan_run: Callable[..., PlanRun]) -> None:
     """``kill -9`` of the command itself (it can end nothing then): the ranks' supervisors see their
-    owner gone and stop them, so the launcher ends too; the run reads ``interrupted``."""
+    owner gone and stop every rank after the same step, so the launcher ends too; the run reads
+    ``interrupted``. Each rank stops on request at that step (a stop signal to each rank would stop
+    each after its own next step, and the first to stop would leave its peer waiting in a collective
+    until its supervisor killed it)."""
     run = plan_run()
     run.training()
     run.proc.kill()
@@ -288,6 +304,11 @@ def test_the_ranks_end_when_the_command_that_owns_them_is_killed(plan_run: Calla
     from workbench.runs import summarize
 
     assert summarize(run.run_dir).status == "interrupted"
+    ended = [json.loads((run.run_dir / "ranks" / str(r) / "exit.json").read_text()) for r in (0, 1)]
+    assert [doc["returncode"] for doc in ended] == [130, 130], ended  # stopped on request, not killed
+    stop_step = json.loads((run.run_dir / "ranks" / "stop").read_text())["step"]
+    for rank in (0, 1):
+        assert (run.run_dir / "dist_checkpoints" / f"step-{stop_step}" / f"rank-{rank}.state.pkl").is_file()
 
 
 def test_sighup_on_a_terminal_sends_the_remaining_lines_to_the_run_log(tmp_path: Path, data: Path) -> None:
@@ -297,7 +318,7 @@ def test_sighup_on_a_terminal_sends_the_remaining_lines_to_the_run_log(tmp_path:
     env = dict(os.environ, HOME=str(tmp_path / "home"), PADDLE_WORKBENCH_LANG="en", GLOG_minloglevel="2")
     argv = [
         sys.executable, "-m", "workbench", "--workspace", str(workspace), "plan", "run",
-        str(SAMPLES / "plan_cls_dp.yaml"), *_overrides(data),
+        str(_plan(data)), *_overrides(data),
     ]  # fmt: skip
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, cwd=tmp_path)
     os.close(slave)

@@ -55,7 +55,8 @@ if __name__ == "__main__":  # a spawned helper process (e.g. the dataset checker
 STACK_WAIT_S = 2.0
 STOP_LEAD_S = 2.0
 """A cancelled run's ranks stop after the step they reach this long after the request (at least two
-steps on): far enough ahead that every rank still has it in front of it when it reads the request."""
+steps on): far enough ahead that every rank still has it in front of it when it reads the request.
+The plan's ``stop_lead_s`` (kept in ``run.yaml``'s ``parallel`` section, so a keeper uses it too)."""
 
 
 def rank_plan(report: PlanReport) -> RankPlan:
@@ -84,9 +85,10 @@ def rank_plan(report: PlanReport) -> RankPlan:
 def launcher_argv(
     script: Path, args: Sequence[str], nproc: int, log_dir: Path, extra: Sequence[str] = ()
 ) -> list[str]:
-    """``python -m paddle.distributed.launch --nproc_per_node N --log_dir DIR [extra] script args``."""
+    """``python -m paddle.distributed.launch --nproc_per_node N --log_dir DIR [extra] script args``, through
+    :mod:`workbench.parallel.launch_main` (the same launcher, a shorter exit)."""
     return [
-        sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", str(nproc),
+        sys.executable, "-m", "workbench.parallel.launch_main", "--nproc_per_node", str(nproc),
         "--log_dir", str(log_dir), *extra, str(script), *args,
     ]  # fmt: skip
 
@@ -128,7 +130,8 @@ class ParallelJob(LaunchedJob):
         furthest = max((self._position(rank)[0] for rank in range(self.ranks)), default=0)
         step_ms = [self.metrics.latest(rank).get("step_ms") or 0.0 for rank in range(self.ranks)]
         fastest = min((ms for ms in step_ms if ms > 0), default=0.0)
-        lead = math.ceil(STOP_LEAD_S * 1000.0 / fastest) if fastest > 0 else 0
+        lead_s = float(dict(self.config.get("parallel") or {}).get("stop_lead_s") or STOP_LEAD_S)
+        lead = math.ceil(lead_s * 1000.0 / fastest) if fastest > 0 else 0
         write_stop_step(self.run_dir, max(furthest, 0) + max(2, min(lead, 100_000)))
 
     def _stopped(self, rank: int) -> bool:
@@ -160,7 +163,7 @@ class ParallelJob(LaunchedJob):
             others=", ".join(str(r) for r in sorted(positions) if r not in culprits) or "-",
         )
         details = [error, ""]
-        stack = self._stack(rank)
+        stack = "" if rank in stopped else self._stack(rank)  # a stopped process writes no stack
         log = tail_lines(self.run_dir / "ranks" / "log" / f"workerlog.{rank}")
         details.append(t("parallel.stalled.log", rank=rank))
         details.extend(log or ["-"])
@@ -186,6 +189,7 @@ def run_config(report: PlanReport, train_overrides: Sequence[str], nproc: int) -
         "layer_markers": dict(report.lowered.layer_markers) if report.lowered else {},
         "recompute": list(report.lowered.recompute) if report.lowered else [],
         "amp": report.plan.amp.model_dump() if report.plan.amp is not None else None,
+        "stop_lead_s": report.plan.stop_lead_s,
     }
     return doc
 

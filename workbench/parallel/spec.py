@@ -177,6 +177,9 @@ class PlanConfig(_Strict):
     pp: PpSection | None = None
     watchdog_s: float = Field(default=120.0, gt=0)
     """A launched run with no progress on some rank for this long is ended (the stalled rank is named)."""
+    stop_lead_s: float = Field(default=2.0, gt=0, le=600)
+    """A stopped run's ranks stop after the step they reach about this long after the stop (at least two
+    steps on): every rank still has that step ahead of it when it reads the request."""
 
     @model_validator(mode="after")
     def _dims(self) -> PlanConfig:

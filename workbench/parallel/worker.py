@@ -11,6 +11,7 @@ rank write every thread's stack to ``ranks/<r>/stack.txt``.
 from __future__ import annotations
 
 import faulthandler
+import gc
 import json
 import os
 import signal
@@ -96,7 +97,12 @@ class ParallelLoop(TrainingLoop):
         return target is not None and step >= target
 
     def _build_parts(self) -> TrainParts:
+        from workbench.parallel.rendezvous import wait_for_store
+
         parts = super()._build_parts()
+        # Before the plan's first collective: a rank that connects before rank 0's store listens
+        # starts 3 s late (see workbench.parallel.rendezvous).
+        wait_for_store(stop=self.ctx.cancel_event)
         applied = self.applier(parts.model, parts.optimizer, self.paddle)
         self.applied = applied
         parts.model, parts.optimizer = applied.model, applied.optimizer
@@ -297,4 +303,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     doc = json.loads(Path(args[0]).read_text(encoding="utf-8"))
-    return run_as_child(lambda ctx: train_rank(ctx, doc))
+    code = run_as_child(lambda ctx: train_rank(ctx, doc))
+    # The rank's outcome is written and its files are closed. Python's last garbage collection at
+    # exit walks every object Paddle and the run made (seconds of CPU, while the launcher and the
+    # job's owner wait for this process to end); frozen objects are left to the exit instead.
+    gc.freeze()
+    return code

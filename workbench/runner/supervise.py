@@ -8,8 +8,9 @@ ended to ``ranks/<r>/exit.json`` (``returncode``, ``signal``, ``time``), which t
 the rank that died first and how. The training process dies with its supervisor (``PR_SET_PDEATHSIG``),
 so a launcher that kills the supervisor ends the rank too. The supervisor also watches the workbench
 process that owns the job (``$PADDLE_WORKBENCH_OWNER``: its pid and start time): when the owner is gone
-(killed with SIGKILL, so it could not end its job), the rank is asked to stop (SIGTERM) and killed
-:data:`OWNER_GONE_GRACE_S` later — a job does not outlive the process that started it. An owner that
+(killed with SIGKILL, so it could not end its job), every rank is asked to stop after the same step
+(:func:`stop_every_rank`) and this rank is killed :data:`OWNER_GONE_GRACE_S` later if it has not ended
+— a job does not outlive the process that started it. An owner that
 hands the job over (the TUI's "leave them running and quit") first writes the new owner's token into
 ``ranks/owner`` (:func:`write_owner`); the supervisor reads that file on each poll, so the ranks follow
 the new owner instead of stopping when the old one exits. A rank that stopped because it was asked to
@@ -176,12 +177,12 @@ def write_owner(run_dir: Path, token: str) -> None:
 
 
 def _watch_owner(token: str, child: int, handed: Path) -> None:
-    """Stop the rank (SIGTERM, then SIGKILL after a grace period) once the job's owner is gone — the
-    owner named in ``handed`` when the job was handed over (read each poll)."""
+    """Stop the job once its owner is gone — the owner named in ``handed`` when the job was handed over
+    (read each poll): every rank is asked to stop after the same step (:func:`stop_every_rank`), and
+    this rank is killed if it has not ended a grace period later (a rank stuck in a collective)."""
     while _owner_alive(_current_owner(token, handed)):
         time.sleep(OWNER_POLL_S)
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(child, signal.SIGTERM)
+    stop_every_rank(handed.parent.parent)
     time.sleep(OWNER_GONE_GRACE_S)
     with contextlib.suppress(ProcessLookupError):
         os.kill(child, signal.SIGKILL)
@@ -199,6 +200,32 @@ def read_exit(rank_dir: Path) -> dict[str, Any] | None:
 def write_stop_step(run_dir: Path, step: int) -> None:
     """Tell every rank of the run to stop after ``step`` (see the module docstring)."""
     _write_json(run_dir / "ranks" / STOP_FILE, {"step": int(step), "time": time.time()})
+
+
+def stop_every_rank(run_dir: Path, lead_steps: int = 2) -> int | None:
+    """Ask every rank of the run to stop after the same step, ``lead_steps`` past the furthest rank's
+    (``ranks/<r>/progress``), unless a stop step was set already: each rank's supervisor calls it when
+    the job's owner is gone, and the first one's step stands for all (a stop signal per rank would stop
+    each after its own next step, and a rank that stopped first leaves its peers waiting for it in a
+    collective). Returns the step the ranks stop after (``None`` when it cannot be written)."""
+    ranks = run_dir / "ranks"
+    furthest = 0
+    for path in ranks.glob("*/progress"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            furthest = max(furthest, int(path.read_text(encoding="utf-8").split()[0]))
+    step = furthest + max(lead_steps, 1)
+    tmp = ranks / f"{STOP_FILE}.tmp-{os.getpid()}-owner"
+    try:
+        tmp.write_text(json.dumps({"step": step, "time": time.time()}), encoding="utf-8")
+        os.link(tmp, ranks / STOP_FILE)  # fails when a stop step exists: the first one stands
+    except FileExistsError:
+        return StopRequest(run_dir).step()
+    except OSError:
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    return step
 
 
 class StopRequest:
