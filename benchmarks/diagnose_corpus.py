@@ -22,7 +22,8 @@ from typing import Any
 
 PARTS = ("dev", "test", "clean")
 REQUIRED = ("source", "cause", "established-by", "expected")
-OPTIONAL = ("versions",)
+OPTIONAL = ("versions", "collected")
+"""``collected``: the day a later batch was added (``YYYY-MM-DD``); the first batch (2026-12-01) has none."""
 ESTABLISHED_BY = ("user-fix", "maintainer")
 NAME = re.compile(r"^(?P<repo>[A-Za-z0-9][A-Za-z0-9._-]*)-(?P<number>[0-9]+)\.log$")
 SOURCE = re.compile(

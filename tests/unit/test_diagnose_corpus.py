@@ -1,10 +1,13 @@
 """The diagnose corpus (``tests/data/diagnose_corpus``) keeps its format and ``diagnose`` keeps its floors
 on it: the right cause in the top 3 / top 1 of the test part at least :data:`TOP3_FLOOR` /
-:data:`TOP1_FLOOR`, and no claim at all on a clean kit log.
+:data:`TOP1_FLOOR` (and of its first batch, the logs without a ``collected`` header, at least
+:data:`FIRST_BATCH_FLOORS`), and no claim at all on a clean kit log.
 
 Nothing here prints which test/ log missed (only aggregate figures): the test part is scored, never
 read while writing signatures. ``python benchmarks/diagnose.py --part dev`` lists the dev misses.
-The floors only go up: set them to what the benchmark measures, rounded down.
+The floors only go up on the same logs: set them to what the benchmark measures, rounded down. When a
+batch of logs joins the test part, the whole part's floors are set from its first scoring after the
+round's signature work, and the earlier batches keep theirs.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ from benchmarks import diagnose_corpus as corpus
 from workbench.troubleshoot.diagnose import diagnose_text
 from workbench.troubleshoot.signatures import SIGNATURES
 
-TOP3_FLOOR = 0.85
-"""Share of test/ error logs whose right cause is among the first three answers."""
-TOP1_FLOOR = 0.81
-"""Share of test/ error logs whose right cause is the first answer."""
+TOP3_FLOOR = 0.80
+"""Share of test/ error logs whose right cause is among the first three answers (204 logs: 80.4 %)."""
+TOP1_FLOOR = 0.77
+"""Share of test/ error logs whose right cause is the first answer (204 logs: 77.5 %)."""
+FIRST_BATCH_FLOORS = (0.86, 0.83)
+"""Top 3 and top 1 on the test logs of the first batch (167 logs: 86.8 % and 83.8 %)."""
 MIN_LOGS = {"dev": 50, "test": 50, "clean": 30}
 """Fewer logs than this in a part is a broken corpus, not a pass."""
 MIN_ERROR_LOGS = 200
@@ -57,11 +62,18 @@ def test_no_claim_on_a_clean_kit_log() -> None:
 def test_recall_on_the_test_part_stays_above_its_floors() -> None:
     scored = [log for log in _logs() if log.part == "test"]
     assert scored
-    result = corpus.score(scored, diagnose_text, runs=1)
+    first = [log for log in scored if "collected" not in log.headers]
+    assert first and len(first) < len(scored)
+    result, first_result = (corpus.score(logs, diagnose_text, runs=1) for logs in (scored, first))
     top3, top1 = result.recall("top3"), result.recall("top1")
-    summary = f"test/: {result.total.n} logs, top-3 {top3:.1%}, top-1 {top1:.1%}"  # aggregates only
+    first3, first1 = first_result.recall("top3"), first_result.recall("top1")
+    summary = (  # aggregates only
+        f"test/: {result.total.n} logs, top-3 {top3:.1%}, top-1 {top1:.1%}; "
+        f"first batch {first_result.total.n} logs, top-3 {first3:.1%}, top-1 {first1:.1%}"
+    )
     assert top3 >= TOP3_FLOOR, summary
     assert top1 >= TOP1_FLOOR, summary
+    assert first3 >= FIRST_BATCH_FLOORS[0] and first1 >= FIRST_BATCH_FLOORS[1], summary
 
 
 def test_the_format_checks_are_not_vacuous(tmp_path: Path) -> None:
