@@ -129,10 +129,13 @@ def test_a_launched_script_whose_rank_is_killed_ends_failed_naming_that_rank(tmp
         deadline = time.monotonic() + 180
         pid_file = tmp_path / "pid.1"  # written by rank 1 after its third step
         pid = ""
+        # Both ranks past their third step (rank 0's run is in the workspace): a loaded machine can start
+        # rank 0 seconds after rank 1, and killing rank 1 before then leaves no run to judge.
         while time.monotonic() < deadline and launcher.poll() is None and not pid.isdigit():
-            pid = pid_file.read_text().strip() if pid_file.exists() else ""
+            ready = pid_file.exists() and (tmp_path / "pid.0").exists()
+            pid = pid_file.read_text().strip() if ready else ""
             time.sleep(0.1)
-        assert pid.isdigit(), "rank 1 never got to its third step"
+        assert pid.isdigit(), "the ranks never got to their third step"
         os.kill(int(pid), signal.SIGKILL)
         launcher.wait(timeout=120)
         left = [
