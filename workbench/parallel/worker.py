@@ -10,15 +10,15 @@ rank write every thread's stack to ``ranks/<r>/stack.txt``.
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
-import gc
 import json
 import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from workbench.events import CheckpointSaved, json_safe_float
 from workbench.i18n import t
@@ -304,8 +304,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     doc = json.loads(Path(args[0]).read_text(encoding="utf-8"))
     code = run_as_child(lambda ctx: train_rank(ctx, doc))
-    # The rank's outcome is written and its files are closed. Python's last garbage collection at
-    # exit walks every object Paddle and the run made (seconds of CPU, while the launcher and the
-    # job's owner wait for this process to end); frozen objects are left to the exit instead.
-    gc.freeze()
-    return code
+    end_rank_process(code)
+
+
+def end_rank_process(code: int) -> NoReturn:
+    """End this rank's process at once with ``code``: its outcome is written and its files are closed.
+
+    Python's finalization after this point does nothing the run needs, and costs: its last garbage
+    collection walks every object Paddle and the run made (seconds of CPU while the launcher and the
+    job's owner wait), and Paddle's teardown can crash (a SIGSEGV seen in rank 0 after a stop had
+    written ``run_cancelled`` and its checkpoint, which the supervisor then records as the rank's death
+    and the launcher as a failure). Only the standard streams and logging still hold buffered text.
+    """
+    import logging
+
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        logging.shutdown()
+    os._exit(code)
