@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.test_tui_signals import CONFIG
 from tests.ui.pty_harness import Terminal, run_in_pty
 from workbench.datasets import generate_cls_demo
 
@@ -28,15 +29,6 @@ pytestmark = [
     pytest.mark.skipif(importlib.util.find_spec("paddle") is None, reason="Paddle is not installed"),
 ]
 
-CONFIG = """\
-task: image_classification
-data: {{dir: {data}, format: cls}}
-model: {{name: small_cnn, width: 4}}
-train: {{steps: 100000, batch_size: 8, lr: 0.01, seed: 3, device: cpu}}
-eval: {{every: 100000}}
-checkpoint: {{every: 100000, keep: 1}}
-export: {{enabled: false}}
-"""
 
 PROBE = """\
 import atexit, gc, json, runpy, sys

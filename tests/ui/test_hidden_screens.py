@@ -88,9 +88,8 @@ async def test_leaving_the_plan_mode_ends_its_model_build(make_app) -> None:  # 
             builder.proc.wait()
 
 
-async def test_opening_the_plan_mode_builds_the_model_once(make_app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    """The file loading into the editor, the first check and the screen's resume each asked for a check;
-    three model builds (each imports Paddle) ran side by side before."""
+def _count_model_builds(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[str]]:
+    """Every model-facts build the plan screen starts from now on (each is a child that imports Paddle)."""
     builds: list[subprocess.Popen[str]] = []
     real_popen = subprocess.Popen
 
@@ -101,6 +100,13 @@ async def test_opening_the_plan_mode_builds_the_model_once(make_app, monkeypatch
         return proc
 
     monkeypatch.setattr("workbench.isolate.subprocess.Popen", counted)
+    return builds
+
+
+async def test_opening_the_plan_mode_builds_the_model_once(make_app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """The file loading into the editor, the first check and the screen's resume each asked for a check;
+    three model builds (each imports Paddle) ran side by side before."""
+    builds = _count_model_builds(monkeypatch)
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         app.switch_mode("plan")
@@ -115,16 +121,7 @@ async def test_a_late_change_message_for_the_loaded_text_starts_no_second_build(
 ) -> None:
     """Under load the editor's ``Changed`` for the file it loaded can arrive after the first check began;
     the text is the one being checked, so it must not start a check that kills the build in flight."""
-    builds: list[subprocess.Popen[str]] = []
-    real_popen = subprocess.Popen
-
-    def counted(*args: Any, **kwargs: Any) -> subprocess.Popen[str]:
-        proc: subprocess.Popen[str] = real_popen(*args, **kwargs)
-        if "workbench.parallel.facts" in list(args[0] if args else kwargs["args"]):
-            builds.append(proc)
-        return proc
-
-    monkeypatch.setattr("workbench.isolate.subprocess.Popen", counted)
+    builds = _count_model_builds(monkeypatch)
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         app.switch_mode("plan")
