@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.test_tui_signals import CONFIG
+from tests.integration.test_tui_signals import CONFIG, _steps_written
 from tests.ui.pty_harness import Terminal, run_in_pty
 from workbench.datasets import generate_cls_demo
 
@@ -43,17 +43,6 @@ atexit.register(record)  # first registered, so it runs last, right before shutd
 runpy.run_module("workbench", run_name="__main__", alter_sys=True)
 """
 """``python -m workbench`` with the exit-time probe in front of it."""
-
-
-def _steps_written(workspace: Path) -> int:
-    best = 0
-    for events in (workspace / "runs").glob("*/events.jsonl"):
-        for line in events.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                best = max(best, int(json.loads(line).get("step") or 0))
-            except (ValueError, AttributeError):
-                continue
-    return best
 
 
 def test_quit_and_stop_ends_the_run_whole_then_exits_without_walking_the_heap(tmp_path: Path) -> None:
