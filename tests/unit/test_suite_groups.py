@@ -1,4 +1,4 @@
-"""The suite's own scheduling under ``pytest -n 2 --dist loadgroup`` (tests/conftest.py): the tests of a
+"""The suite's own scheduling under ``pytest -n 3 --dist loadgroup`` (``make test``) (tests/conftest.py): the tests of a
 file with a module fixture run in one worker (the fixture is built once), and the files with the
 longest groups are handed out first."""
 
