@@ -37,14 +37,14 @@ LONGEST_FIRST = (
 """The test files whose group takes longest (launched multi-rank runs), longest first. Under xdist each
 worker takes the next group when it runs low, in collection order (xdist's own reorder, by the number of
 tests in a group, is turned off above): these start at once, the other integration and UI tests follow,
-and the many short unit tests fill the end of both workers' time instead of one long group."""
+and the many short unit tests fill the end of every worker's time instead of one long group."""
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Keep each fixture this suite builds once per module or session in one xdist worker.
 
-    ``make test`` runs ``pytest -n 2 --dist loadgroup``: tests without an ``xdist_group`` mark are dealt
+    ``make test`` runs ``pytest -n 3 --dist loadgroup``: tests without an ``xdist_group`` mark are dealt
     out one by one, so a test file whose module-scoped fixture (a launched run, a trained model) would
     be built again in each worker runs in one group, and every file that uses a session fixture (the
     demo workspace) joins that fixture's group. A file's explicit ``xdist_group`` mark wins. First

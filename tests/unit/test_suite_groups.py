@@ -1,5 +1,5 @@
-"""The suite's own scheduling under ``pytest -n 3 --dist loadgroup`` (``make test``) (tests/conftest.py): the tests of a
-file with a module fixture run in one worker (the fixture is built once), and the files with the
+"""The suite's own scheduling under ``make test``'s ``pytest -n 3 --dist loadgroup`` (tests/conftest.py): the
+tests of a file with a module fixture run in one worker (the fixture is built once), and the files with the
 longest groups are handed out first."""
 
 from __future__ import annotations
