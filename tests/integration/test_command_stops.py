@@ -48,8 +48,8 @@ def _start_diagnose(tmp_path: Path, **popen: object) -> subprocess.Popen[bytes]:
     return proc
 
 
-def _left(pid: int) -> list[int]:
-    """Processes of the stopped command's session still running (it led the session)."""
+def _session(pid: int) -> list[int]:
+    """Processes of the stopped command's session running now (it led the session)."""
     found = []
     for proc in psutil.process_iter(["pid"]):
         try:
@@ -58,6 +58,14 @@ def _left(pid: int) -> list[int]:
         except (ProcessLookupError, PermissionError, psutil.Error):
             continue
     return found
+
+
+def _left(pid: int, settle_s: float = 10.0) -> list[int]:
+    """Processes of the stopped command's session still running once ``settle_s`` has passed or none
+    is left: a process the command ended on its way out, or Python's resource tracker (it exits when
+    the command's end of its pipe closes), may still be going away when the command's exit is seen."""
+    _wait_until(lambda: not _session(pid), settle_s)
+    return _session(pid)
 
 
 @pytest.mark.parametrize(
@@ -195,8 +203,8 @@ def test_dataset_check_stopped_while_its_workers_decode_ends_them(tmp_path: Path
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        left = [w.pid for w in workers if _running(w)]
-        left += [pid for pid in _left(proc.pid) if pid not in left]
+        left = _left(proc.pid)
+        left += [w.pid for w in workers if _running(w) and w.pid not in left]
         for pid in left:  # leave nothing for the next test, then fail
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
