@@ -3,7 +3,7 @@
 Bad input (exit 2, all said at once): the optional extra missing, a host other machines can reach
 without ``--allow-remote``, an unusable workspace or token file, a port that cannot be bound. The token
 is made on first use (0600, like ``serve``'s) and printed once per start, inside the address to open;
-how the server and its tab processes behave is in :mod:`workbench.web.server` and
+how the server and its tab processes behave is in :mod:`workbench.screens.web_server` and
 :mod:`workbench.screens.web_entry`.
 """
 
@@ -93,8 +93,8 @@ def web_command() -> click.Command:
                 console.print(Text.assemble((t("cli.error_prefix"), "bold red"), " ", message))
             ctx.exit(EXIT_BAD_INPUT)
             return
+        from workbench.screens.web_server import WorkbenchWebServer
         from workbench.web.auth import TOKEN_ENV
-        from workbench.web.server import WorkbenchWebServer
 
         url = served_url(sock)
         real_port = sock.getsockname()[1]

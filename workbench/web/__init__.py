@@ -8,11 +8,11 @@ One idea per module:
 
 - :mod:`.auth`: the token (kept like ``serve``'s, in its own file), the cookie it becomes, and the
   middleware that checks every page, static file and websocket.
-- :mod:`.server`: ``textual-serve``'s ``Server`` with our page (title, local fonts, addresses relative to
-  the page), the middleware, a socket bound before start, no access log, and tab processes stopped like
-  ``q`` stops runs when the server stops.
+- the server, :mod:`workbench.screens.web_server` (UI, so with the screens): ``textual-serve``'s
+  ``Server`` with our page (title, local fonts, addresses relative to the page), the middleware, a socket
+  bound before start, no access log, and tab processes stopped like ``q`` stops runs when the server stops.
 
-Nothing here imports textual: the app process is started as a command, never imported.
+Nothing here imports textual or textual-serve: the app process is started as a command, never imported.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``textual-serve``'s ``Server`` with the workbench's page, token and lifecycle.
 
-- **The page** (``templates/index.html``): titled with the workspace, fonts from the package's own
+- **The page** (``web_templates/index.html``): titled with the workspace, fonts from the package's own
   static folder (``textual-serve``'s page links Google Fonts, which a closed network cannot reach and
   whose fallback lacks some of the glyphs the TUI draws), and every address relative to the page, so a
   tunnel on another local port (``ssh -L 9000:127.0.0.1:8000``) works.
@@ -31,7 +31,7 @@ from workbench.i18n import t
 from workbench.serve.auth import Token
 from workbench.web.auth import cookie_name, token_middleware
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATES = Path(__file__).resolve().parent / "web_templates"
 STOP_WAIT_S = 30.0
 """How long a stopping server waits for its tab processes (each waits at most ``QUIT_WAIT_S`` for its runs)."""
 
