@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -219,6 +220,20 @@ def test_cancel_stops_the_run() -> None:
 
     threading.Timer(0.3, cancel.set).start()
     report = run_checks(probes=[Probe("h", hang)], rules=[_rule("a", "h")], cancel=cancel)
+    assert report.cancelled and report.findings == []
+
+
+def test_a_probe_ended_by_the_cancel_is_not_a_finding() -> None:
+    """The cancel can land while the loop waits for a result: the probe it ended then reports a failure
+    ("cancelled"), which must not become a failed finding of a run that reads as finished."""
+    cancel = threading.Event()
+
+    def cancelled_mid_probe(ctx: ProbeContext, facts: Facts) -> Mapping[str, Any]:
+        time.sleep(0.3)  # the loop is waiting for a result by now: the cancel lands there
+        cancel.set()
+        raise OSError("cancelled")
+
+    report = run_checks(probes=[Probe("h", cancelled_mid_probe)], rules=[_rule("a", "h")], cancel=cancel)
     assert report.cancelled and report.findings == []
 
 

@@ -234,6 +234,9 @@ def run_checks(
                 result = done.get(timeout=max(0.0, min(POLL_S, wake - now)))
             except queue.Empty:
                 result = None
+            if cancel_event.is_set():  # a probe the cancel ended reports a failure that is not one
+                cancelled = True
+                break
             if result is not None and result.name in running:
                 record(result)
             now = time.monotonic()
