@@ -481,3 +481,88 @@ def test_an_exception_type_without_an_error_word_is_read_after_the_last_frame() 
     assert reading.user_frame is not None and reading.user_frame.line == 47
     # an unindented line that is not right after a frame is never taken for an exception
     assert read_log("epoch 3\nBest: 0.91\nDone\n").final is None
+
+
+IPYTHON_8 = """\
+---------------------------------------------------------------------------
+AttributeError                            Traceback (most recent call last)
+Cell In[3], line 2
+      1 import paddle
+----> 2 from paddleocr import PaddleOCR
+
+File ~/miniconda3/envs/ocr/lib/python3.10/site-packages/paddleocr/__init__.py:14
+     12 # limitations under the License.
+---> 14 from .paddleocr import *
+
+File ~/miniconda3/envs/ocr/lib/python3.10/site-packages/paddleocr/tools/infer/utility.py:201, in create_predictor(args)
+    199     config.enable_use_gpu(args.gpu_mem, 0)
+--> 201 config.set_optim_cache_dir(cache_dir)
+
+AttributeError: 'paddle.base.libpaddle.AnalysisConfig' object has no attribute 'set_optim_cache_dir'
+"""
+
+IPYTHON_7_WINDOWS = """\
+ModuleNotFoundError                       Traceback (most recent call last)
+<ipython-input-5-0d3c2a1e> in <module>
+----> 1 import paddle
+
+C:\\Users\\USER\\anaconda3\\lib\\site-packages\\paddle\\__init__.py in <module>
+     23 
+---> 24 from .framework import monkey_patch_variable
+     25 from .framework import monkey_patch_math_varbase
+
+ModuleNotFoundError: No module named 'paddle.framework.core'
+"""
+
+
+@pytest.mark.parametrize(
+    ("log", "expected"),
+    [
+        (
+            IPYTHON_8,
+            [
+                ("Cell In[3]", 2, "", "from paddleocr import PaddleOCR", "user"),
+                (
+                    "~/miniconda3/envs/ocr/lib/python3.10/site-packages/paddleocr/__init__.py",
+                    14,
+                    "",
+                    "from .paddleocr import *",
+                    "kit",
+                ),
+                (
+                    "~/miniconda3/envs/ocr/lib/python3.10/site-packages/paddleocr/tools/infer/utility.py",
+                    201,
+                    "create_predictor(args)",
+                    "config.set_optim_cache_dir(cache_dir)",
+                    "kit",
+                ),
+            ],
+        ),
+        (
+            IPYTHON_7_WINDOWS,
+            [
+                ("<ipython-input-5-0d3c2a1e>", 1, "<module>", "import paddle", "user"),
+                (
+                    "C:\\Users\\USER\\anaconda3\\lib\\site-packages\\paddle\\__init__.py",
+                    24,
+                    "<module>",
+                    "from .framework import monkey_patch_variable",
+                    "paddle",
+                ),
+            ],
+        ),
+    ],
+    ids=["ipython8", "ipython7-windows"],
+)
+def test_a_notebook_traceback_is_read_as_frames(
+    log: str, expected: list[tuple[str, int, str, str, str]]
+) -> None:
+    """Jupyter prints frames without quotes (``File path:N, in f``, ``Cell In[3], line 2``, IPython 7's
+    ``path in f``) and the current line on a ``---> N`` arrow: each is a frame with its kind, so a
+    signature's ``raised_in`` gate and the unrecognised answer's innermost frame work on notebook pastes."""
+    reading = read_log(log)
+    assert [(f.path, f.line, f.function, f.code, f.kind) for f in reading.frames] == expected
+    assert reading.final is not None and reading.final.type in ("AttributeError", "ModuleNotFoundError")
+    assert reading.raising_frame is reading.frames[-1]
+    # a path-like line outside a traceback is not a frame
+    assert read_log("File /data/train.txt:12 has 3 columns\n/opt/models in use\n").frames == ()

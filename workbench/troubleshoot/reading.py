@@ -267,6 +267,14 @@ class Reading:
 # -- the patterns (RE2, with groups; each run on one cut line) -----------------------------------------
 
 _FRAME = r'File "([^"]+)", line (\d+)(?:, in (.+))?'
+_NOTEBOOK_FRAME = (
+    r"^(?:File ((?:/|~|[A-Za-z]:[\\/])[^\n]*?):(\d+)(?:, in (.+?))?"  # IPython 8: File /x.py:35, in f()
+    r"|((?:Cell|Input) In ?\[\d*\]), (?:line (\d+)|in (.+?))"  # its cell: Cell In[2], line 1
+    r"|(<ipython-input-[^>]*>|(?:/|~/|[A-Za-z]:[\\/])[^\n]*?\.pyx?) in (.+?))\s*$"  # IPython 7: /x.py in f()
+)
+"""A frame as Jupyter/IPython prints it (no quotes; the line number on the ``---> N`` arrow line below)."""
+_NOTEBOOK_ARROW = r"^-+> ?(\d+)\s?(.*)$"
+"""IPython's marker of a frame's current line: ``---> 35 code``."""
 _EXC_TYPE = (
     r"(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?:[A-Z][A-Za-z0-9_]*)?(?:Error|Exception|NotMet|Interrupt|Exit|Fault)"
 )
@@ -520,7 +528,8 @@ def _cut_lines(part: str) -> str:
 
 
 _INTERESTING = (
-    r"(?m)^(?:F[0-9]{4} |[^\n]*?(?:File \"|Traceback \(most|Error|Exception|NotMet|Interrupt|Fault|"
+    r"(?m)^(?:F[0-9]{4} |File [/~A-Za-z]|(?:Cell|Input) In ?\[|<ipython-input-|(?:/|~/|[A-Za-z]:[\\/])\S[^\n]*\.pyx? in "
+    r"|[^\n]*?(?:File \"|Traceback \(most|Error|Exception|NotMet|Interrupt|Fault|"
     r"terminate called|what\(\):|\[Hint:|\(at |at \(|\[operator <))"
 )
 """A line the structure pass looks at: a frame, a traceback header, an error, a hint, a C++ location."""
@@ -534,6 +543,14 @@ _LIBRARY_LINE = (
     r"error while loading shared libraries|Could not load|could not be found|not found|No such file|"
     r"[Cc]ould not find|找不到)[^\n]*"
 )
+
+
+def _notebook_like(line: str) -> bool:
+    """Whether ``line`` may be a Jupyter/IPython frame (cheap, before the pattern runs)."""
+    return line.startswith(("File ", "Cell In", "Input In", "<ipython-input", "/", "~/")) or line[1:3] in (
+        ":\\",
+        ":/",
+    )
 
 
 class _Reader:
@@ -586,9 +603,33 @@ class _Reader:
             if found is not None:
                 self._frame(number, found, line, following)
                 return
+        if self.reading.traceback and _notebook_like(line) and self._notebook_frame(number, line, following):
+            return
         if not self._cpp(number, line, stripped):
             self._exception(number, line, inside=False)
         self._details(number, line, stripped)
+
+    def _notebook_frame(self, number: int, line: str, following: list[str]) -> bool:
+        """A Jupyter/IPython frame (after a ``Traceback`` header); whether ``line`` was one. Its line
+        number and code come from the ``---> N code`` arrow among the context lines that follow."""
+        found = _re(_NOTEBOOK_FRAME).search(line)
+        if found is None:
+            return False
+        groups = found.groups()
+        path = groups[0] or groups[3] or groups[6]
+        function = groups[2] or groups[5] or groups[7] or ""
+        line_in_file = int(groups[1] or groups[4] or 0)
+        code = ""
+        for offset, candidate in enumerate(following, start=1):
+            if candidate.startswith("File ") or (" in " in candidate and not candidate[:1].isspace()):
+                break  # the next frame: this one printed no arrow
+            arrow = _re(_NOTEBOOK_ARROW).search(candidate)
+            if arrow is not None:
+                line_in_file, code = int(arrow.group(1)), arrow.group(2).strip()
+                self.code_lines.add(number + offset)
+                break
+        self._add_frame(Frame(path, line_in_file, function.strip(), code, number, frame_kind(path)))
+        return True
 
     def _frame(self, number: int, found: Any, line: str, following: list[str]) -> None:
         self.reading.traceback = True
@@ -604,18 +645,21 @@ class _Reader:
             else:
                 self.code_lines.add(number + 1)
         path = found.group(1)
-        self.frames.append(
+        self._add_frame(
             Frame(path, int(found.group(2)), (found.group(3) or "").strip(), code, number, frame_kind(path))
         )
-        if len(self.frames) > MAX_FRAMES:
-            del self.frames[0]
-        kit = _kit_of_path(path)
-        if kit:
-            self.kits.setdefault(kit)
         if rest:
             self._exception(number, rest, inside=True)
         elif code:
             self._exception_after_frame(number, following[1:])
+
+    def _add_frame(self, frame: Frame) -> None:
+        self.frames.append(frame)
+        if len(self.frames) > MAX_FRAMES:
+            del self.frames[0]
+        kit = _kit_of_path(frame.path)
+        if kit:
+            self.kits.setdefault(kit)
 
     def _exception_after_frame(self, number: int, after_code: list[str]) -> None:
         """The exception line that Python prints right after the last frame (past a caret line), whatever
