@@ -24,6 +24,10 @@ PARTS = ("dev", "test", "clean")
 REQUIRED = ("source", "cause", "established-by", "expected")
 OPTIONAL = ("versions", "collected")
 """``collected``: the day a later batch was added (``YYYY-MM-DD``); the first batch (2026-12-01) has none."""
+DEV_ONLY_BATCHES = ("2026-12-02b",)
+"""Batches (their ``collected`` value) gathered for ``dev/`` alone, to give signature writers more real
+wordings to learn from while the test part stayed as it was: the split rule does not place them, and none
+may sit in ``test/`` (a log placed by hand would no longer be a blind sample)."""
 ESTABLISHED_BY = ("user-fix", "maintainer")
 NAME = re.compile(r"^(?P<repo>[A-Za-z0-9][A-Za-z0-9._-]*)-(?P<number>[0-9]+)\.log$")
 SOURCE = re.compile(
@@ -139,7 +143,11 @@ def check_logs(logs: Iterable[CorpusLog]) -> list[str]:
             if log.headers.get("expected") != "none":
                 problems.append(f"{where}: a clean log must say '# expected: none'")
         else:
-            if source and split_of(source) != log.part:
+            batch = log.headers.get("collected", "")
+            if batch in DEV_ONLY_BATCHES:
+                if log.part != "dev":
+                    problems.append(f"{where}: batch {batch} was collected for dev/ only")
+            elif source and split_of(source) != log.part:
                 problems.append(f"{where}: the split rule puts this log in {split_of(source)}/")
             if not log.expected:
                 problems.append(f"{where}: an error log needs expected signature ids")

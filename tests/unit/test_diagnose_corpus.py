@@ -97,5 +97,17 @@ def test_the_format_checks_are_not_vacuous(tmp_path: Path) -> None:
     assert f"{other}/PaddleOCR-1.log: the split rule puts this log in {part}/" in text
     assert "a second log from the same thread" in text and "header 'cause' missing" in text
     assert "clean/PaddleOCR-2.log: a clean log must say '# expected: none'" in text
+    # a dev-only batch sits in dev/ whatever the split rule says, and never in test/
+    batch = corpus.DEV_ONLY_BATCHES[0]
+    for number, folder in ((3, "dev"), (4, "test"), (5, "dev"), (6, "test")):
+        source = url.replace("issues/1", f"issues/{number}")
+        if corpus.split_of(source) == folder:
+            continue
+        dev_only = header.replace("issues/1", f"issues/{number}").replace("---", f"# collected: {batch}\n---")
+        (tmp_path / folder / f"PaddleOCR-{number}.log").write_text(dev_only, encoding="utf-8")
+    _, problems = corpus.load(tmp_path)
+    text = "\n".join(problems)
+    assert "dev/PaddleOCR-3.log" not in text and "dev/PaddleOCR-5.log" not in text
+    assert f"batch {batch} was collected for dev/ only" in text
     _, none = corpus.load(tmp_path / "missing")
     assert none == []  # an absent corpus loads empty: the count check above is what fails it
