@@ -223,6 +223,8 @@ def test_frame_kinds() -> None:
     assert frame_kind("<frozen importlib._bootstrap>") == "stdlib"
     assert frame_kind("train.py") == "user" and frame_kind("<stdin>") == "user"
     assert frame_kind("/home/USER/tools/paddlex_helper/paddlex.py") == "user"  # a file named like a kit
+    for package in ("ppgan", "ppdiffusers", "parl", "paddle_serving_server", "paddlelite", "erniekit"):
+        assert frame_kind(f"/usr/lib/python3.9/site-packages/{package}/__init__.py") == "kit", package
 
 
 def test_clean_log_and_a_log_without_a_traceback_read_no_failure() -> None:

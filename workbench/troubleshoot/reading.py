@@ -72,6 +72,17 @@ KIT_NAMES: dict[str, str] = {
     "fastdeploy": "fastdeploy",
     "paddleslim": "paddleslim",
     "paddlerec": "paddlerec",
+    "ppgan": "paddlegan",
+    "ppdiffusers": "paddlemix",
+    "parl": "parl",
+    "paddlelite": "paddle-lite",
+    "paddle_serving_server": "serving",
+    "paddle_serving_server_gpu": "serving",
+    "paddle_serving_client": "serving",
+    "paddle_serving_app": "serving",
+    "paddleaudio": "paddlespeech",
+    "ppsci": "paddlescience",
+    "erniekit": "ernie",
 }
 """A path component (lower case) or package name → the kit it belongs to."""
 
