@@ -51,7 +51,10 @@ typecheck: setup-test
 # Three xdist workers on two cores: much of the suite waits on launched ranks and subprocesses, so a third
 # worker fills that time (458.7 s against 539.5 s for two, the same tree, a quiet 2-core machine). Tests
 # sharing a module or session fixture stay in one worker (tests/conftest.py groups them).
-PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -n 3 --dist loadgroup
+# PYTHONDONTWRITEBYTECODE is cleared for the suite: with it set (some containers set it), each worker
+# rewrites the asserts of every test module at every run (~4 CPU-s a worker) instead of reading the
+# cached ones from tests/**/__pycache__ (git-ignored).
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -n 3 --dist loadgroup
 
 test: setup-test lint typecheck
 	$(PYTEST)

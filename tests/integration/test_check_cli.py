@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -154,4 +155,6 @@ def test_a_hanging_paddle_is_cut_off_by_timeout(tmp_path: Path) -> None:
     assert result.returncode == 1
     checks = checks_by_id(result)
     assert checks["paddle.import"]["status"] == "fail"
-    assert "timed out after 3 s" in checks["paddle.import"]["summary"]
+    # The probe's limit is what is left of the 3 s when it starts: a loaded machine starts it later.
+    said = re.search(r"timed out after ([0-9.]+) s", checks["paddle.import"]["summary"])
+    assert said is not None and 0 < float(said.group(1)) <= 3, checks["paddle.import"]["summary"]

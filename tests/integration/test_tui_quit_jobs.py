@@ -136,9 +136,12 @@ class Session:
             return True
 
     def start_run(self) -> bool:
-        """``3``, then ``n`` until the run starts (the editor checks the plan first), then wait until
-        both ranks are past their first steps. Whether it got there (``steps`` says how far)."""
+        """``3``, then ``n`` until the run starts (the editor checks the plan first: an ``n`` before the
+        check says so and starts nothing, the next one goes as soon as the check shows the plan valid),
+        then wait until both ranks are past their first steps. Whether it got there (``steps`` says how
+        far)."""
         before = self._runs()
+        valid = self.shown(b"the plan is valid", len(self.out))
         if self.plan is not None:
             if not _wait_until(self.shown(b"open a plan"), WAIT_S):  # the plan editor's footer
                 return False
@@ -149,8 +152,13 @@ class Session:
         self.steps.append("plan")
         deadline = time.monotonic() + WAIT_S
         while time.monotonic() < deadline and not (self._runs() - before):
+            checked = valid()
             self.type(b"n")  # refused with a notice until the check is done: the plan is fine
-            _wait_until(lambda: bool(self._runs() - before), 3.0)
+
+            def started_or_checked(checked: bool = checked) -> bool:
+                return bool(self._runs() - before) or (not checked and valid())
+
+            _wait_until(started_or_checked, 30.0 if checked else 3.0)
         new = self._runs() - before
         if not new:
             return False

@@ -12,6 +12,7 @@ from tests.ui.waiting import wait_for as _wait_for
 from workbench.events import RunFailed
 from workbench.i18n import set_language
 from workbench.screens.dialogs import ErrorScreen, HelpScreen, TooSmallScreen
+from workbench.screens.env import EnvChecks
 from workbench.screens.modes import ordered_modes
 from workbench.screens.monitor import MonitorScreen
 from workbench.screens.runs import RunsScreen
@@ -19,8 +20,9 @@ from workbench.screens.runs import RunsScreen
 
 async def test_starts_on_runs_and_switches_every_mode(make_app) -> None:  # type: ignore[no-untyped-def]
     """Each mode's screen is built on its first visit and reused on every later one (a switch never
-    waits for a screen to be composed again)."""
-    app = make_app()
+    waits for a screen to be composed again). The Environment mode lists its checks without running
+    them (their Paddle processes are tested where the checks are the subject)."""
+    app = make_app(env_checks=EnvChecks(autostart=False))
     async with app.run_test(size=(120, 40)) as pilot:
         assert isinstance(app.screen, RunsScreen)
         assert "ws" in app.sub_title

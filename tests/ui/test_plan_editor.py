@@ -17,6 +17,7 @@ from tests.ui.test_plan_screen import SAMPLES, _checked, mlp_facts
 from tests.ui.waiting import wait_for
 from workbench.screens.app import WorkbenchApp
 from workbench.screens.dialogs import TrainConfigScreen
+from workbench.screens.env import EnvChecks
 from workbench.screens.plan import PlanEditor, PlanScreen, UnsavedEditsScreen
 
 USER_PLAN = """\
@@ -131,7 +132,7 @@ async def test_a_saved_sample_is_not_replaced_when_the_mode_is_opened_again(make
 
 async def test_unsaved_edits_are_asked_about_before_quitting_or_leaving(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     plan = _user_plan(tmp_path)
-    app = make_app(open_plan=plan)
+    app = make_app(open_plan=plan, env_checks=EnvChecks(autostart=False))  # mode 2 runs no probes here
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await _shown(pilot, app, plan)
         await pilot.press("tab", "end", "#", "x", "escape")  # typed into the YAML, then back to the table

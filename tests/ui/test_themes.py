@@ -29,8 +29,9 @@ async def test_a_modes_first_screen_restyles_nothing_and_still_follows_the_theme
     re-parsed and re-applied for it (twice, per mode). A theme changed before a mode was first shown, and
     one changed after, both reach that mode's screen."""
     from tests.ui.waiting import wait_for
+    from workbench.screens.env import EnvChecks
 
-    app = make_app(theme_name="dark")
+    app = make_app(theme_name="dark", env_checks=EnvChecks(autostart=False))  # styles only: no probes run
     refreshes: list[str] = []
     real_refresh = app.refresh_css
 

@@ -150,10 +150,18 @@ HAZARDS = {
 }
 
 
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One workspace for the module, in tmp (never the repository's): the first command builds the model
+    facts of ``train.yaml`` in a child process, the later ones read them from its cache, as a user's
+    second command does. No test here starts a run, so it never holds one."""
+    return tmp_path_factory.mktemp("plans-ws") / "ws"
+
+
 @pytest.fixture(autouse=True)
-def _workspace_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The commands these tests run keep the model facts in their workspace: never the repository's."""
-    monkeypatch.setenv("PADDLE_WORKBENCH_WORKSPACE", str(tmp_path / "ws"))
+def _workspace_in_tmp(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands these tests run keep the model facts in :func:`workspace`."""
+    monkeypatch.setenv("PADDLE_WORKBENCH_WORKSPACE", str(workspace))
 
 
 def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -166,7 +174,7 @@ def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
 
 @pytest.mark.parametrize("hazard", sorted(HAZARDS))
 def test_hazard_refused_by_validate_and_run_with_its_location(
-    hazard: str, folder: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    hazard: str, folder: Path, capsys: pytest.CaptureFixture[str], workspace: Path
 ) -> None:
     body, nproc, needle, words = HAZARDS[hazard]
     plan = write_plan(folder, hazard, body)
@@ -179,7 +187,6 @@ def test_hazard_refused_by_validate_and_run_with_its_location(
     assert located, (line, doc["errors"])
     assert located[0]["file"] == str(plan) and located[0]["col"] >= 1 and located[0]["fix"]
     assert "Traceback" not in err
-    workspace = tmp_path / "ws"
     code, out, err = _cli(
         ["--workspace", str(workspace), "plan", "run", str(plan), "--nproc", str(nproc)], capsys
     )
