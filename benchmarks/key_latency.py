@@ -4,12 +4,14 @@ with a bare Textual app handling the same keys (docs/architecture.md, "Budgets")
 One real Paddle training run (``sample_configs/train_cls_mlp.yaml``, copied into a temporary folder,
 its steps raised so it outlasts the measurement) trains on a thread of this process for the whole
 benchmark, as a run started from the TUI does. The workbench (its Monitor following that run) and a bare
-Textual app — two modes, a help modal, a panel to toggle and a label to change, the same keys — are
+Textual app — two modes, a help modal as large as the Monitor's (three Rich tables, built once), a
+panel to toggle and a label to change, the same keys — are
 driven through Textual's Pilot, alternating one session of each per round, so a loaded machine slows
 both alike. A key's latency is the time from the press to the next refresh of the screen after the key
 was handled (``call_after_refresh``); a mode switch's is the same for ``1``/``2`` (Runs ⇄ Monitor),
 counted once the new screen is the current one. Prints the median and p90 of each, the first switch to a
-mode (the screen is built then) apart from the later ones, and the load average before and after::
+mode (the screen is built then) apart from the later ones, each Monitor key apart, the UI thread's own
+CPU per key (steadier than wall time on a shared machine), and the load average before and after::
 
     python benchmarks/key_latency.py            # 3 rounds
     python benchmarks/key_latency.py 5 --idle   # 5 rounds, and the same with no run training
@@ -35,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 from textual import events  # noqa: E402
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.binding import Binding  # noqa: E402
+from textual.containers import Vertical, VerticalScroll  # noqa: E402
 from textual.screen import ModalScreen, Screen  # noqa: E402
 from textual.widgets import Footer, Header, Static  # noqa: E402
 
@@ -46,11 +49,43 @@ SWITCH_ROUNDS = 2
 """Times every mode is switched to per session: the first builds its screen, later ones reuse it."""
 
 
+HELP_ROWS = (22, 4, 6)
+"""Rows of the Monitor's help (its own keys, the keys that work everywhere, the modes): the bare app's
+help has as many, so both draw a modal of the same size over their screen."""
+
+
 class BareHelp(ModalScreen[None]):
+    """What the workbench's help is, in plain Textual: three Rich tables in a scrolling box over the
+    dimmed screen. Installed (``SCREENS``), so it is built once, as the workbench keeps its own."""
+
     BINDINGS = [Binding("escape", "dismiss", "Close")]
+    DEFAULT_CSS = """
+    BareHelp { align: center middle; }
+    BareHelp #help-box { width: 90; max-width: 95%; height: auto; max-height: 100%; padding: 1 2;
+                         border: round $primary; background: $surface; }
+    BareHelp #help-scroll { height: 1fr; }
+    """
 
     def compose(self) -> ComposeResult:
-        yield Static("Help\n\nkeys of this screen", id="help")
+        from rich.table import Table
+
+        tables = []
+        for number, rows in enumerate(HELP_ROWS):
+            table = Table(box=None, show_header=True, header_style="bold", title=f"Table {number}")
+            table.add_column("Key", no_wrap=True)
+            table.add_column("Action")
+            if number == len(HELP_ROWS) - 1:
+                table.add_column("What")
+            for row in range(rows):
+                cells = [f"k{row}", f"action number {row}", f"what mode {row} is for, in a few words"]
+                table.add_row(*cells[: len(table.columns)])
+            tables.append(table)
+        with Vertical(id="help-box"):
+            yield Static("Help")
+            with VerticalScroll(id="help-scroll"):
+                for table in tables:
+                    yield Static(table)
+            yield Static("escape closes")
 
 
 class BareMode(Screen[None]):
@@ -103,6 +138,7 @@ async def next_frame(app: App[Any]) -> None:
 
 
 CHARACTERS = {"right_square_bracket": "]", "question_mark": "?", "escape": "\x1b"}
+SHOWN = {"right_square_bracket": "]", "question_mark": "?", "escape": "esc"}
 
 
 def state(app: App[Any]) -> tuple[object, ...]:
@@ -144,7 +180,13 @@ async def session(app: App[Any], job: Any) -> dict[str, list[float]]:
         await next_frame(app)
         await asyncio.sleep(0.5)  # the monitor's first ticks with the run's data
         for key in MONITOR_KEYS * 3:
-            out["key"].append(await timed(app, key))
+            cpu = time.thread_time()
+            seconds = await timed(app, key)
+            cpu = time.thread_time() - cpu  # the UI thread's own: what other load leaves alone
+            out["key"].append(seconds)
+            out.setdefault(f"key {SHOWN.get(key, key)}", []).append(seconds)
+            out.setdefault("cpu", []).append(cpu)
+            out.setdefault(f"cpu {SHOWN.get(key, key)}", []).append(cpu)
         for turn in range(SWITCH_ROUNDS):
             for number, name in enumerate(MODES, start=1):
                 if name == app.current_mode:
@@ -193,10 +235,10 @@ async def measure(rounds: int, folder: Path, job: Any) -> dict[str, dict[str, li
     for _ in range(rounds):
         got = await session(BareApp(), None)
         for kind, values in got.items():
-            results["bare Textual"][kind] += values
+            results["bare Textual"].setdefault(kind, []).extend(values)
         got = await session(WorkbenchApp(folder / "ws", preload_paddle=False), job)
         for kind, values in got.items():
-            results["workbench"][kind] += values
+            results["workbench"].setdefault(kind, []).extend(values)
     return results
 
 
@@ -209,8 +251,15 @@ def report(title: str, results: dict[str, dict[str, list[float]]]) -> None:
             ms = [v * 1000 for v in values]
             parts.append(f"{kind} median {statistics.median(ms):.0f} ms, p90 {p90(ms):.0f} ms (n={len(ms)})")
         print(f"  {name:>12}: " + "; ".join(parts))
+        for prefix in ("key ", "cpu "):
+            each = [k for k in kinds if k.startswith(prefix)]
+            print(" " * 16 + "; ".join(f"{k} {statistics.median(kinds[k]) * 1000:.0f} ms" for k in each))
+        print(" " * 16 + f"UI-thread CPU per key: median {statistics.median(kinds['cpu']) * 1000:.1f} ms, "
+              f"mean {statistics.mean(kinds['cpu']) * 1000:.1f} ms")  # fmt: skip
     ratio = statistics.median(results["workbench"]["key"]) / statistics.median(results["bare Textual"]["key"])
     print(f"  workbench / bare, key median: {ratio:.2f}×")
+    cpu = [statistics.mean(results[name]["cpu"]) for name in ("workbench", "bare Textual")]
+    print(f"  workbench / bare, UI-thread CPU per key (mean): {cpu[0] / cpu[1]:.2f}×")
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
-from workbench.i18n import t
+from workbench.i18n import current_language, t
 from workbench.screens.base import help_rows
 from workbench.screens.commands import WorkbenchCommands, WorkbenchThemes
 from workbench.screens.dialogs import ErrorScreen, HelpScreen, QuitScreen, TooSmallScreen
@@ -46,6 +46,8 @@ if TYPE_CHECKING:  # the runner (and psutil under it) and the run store load aft
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 MAX_MODE_KEYS = 9  # modes beyond the ninth are reached from the palette only
+HELP_SCREENS_KEPT = 8
+"""Help screens kept for reuse (one per screen and binding state the user asked help on, roughly)."""
 
 
 class _PrintCaptureWithDescriptor:
@@ -152,6 +154,8 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         self._requested_theme = settings.theme
         self._too_small_shown = False
         self._preview_depth = ReducedColors(preview_colors) if preview_colors else None
+        self._help_screens: dict[tuple[object, ...], HelpScreen] = {}
+        """Help screens built, by their content (language and rows), most recently used last: :meth:`action_help`."""
         self._register_themes()  # before the stylesheet is first read: no second parse for the theme
         self.title = t("app.title")  # in the first frame's header (set on mount, the class name shows)
         self.update_subtitle()
@@ -331,7 +335,38 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
             (str(number) if number <= MAX_MODE_KEYS else "", t(spec.title), t(spec.help))
             for number, (_, spec) in enumerate(self.modes, start=1)
         ]
-        self.push_screen(HelpScreen(screen_keys, global_keys, modes))
+        help_screen = self._help_screen(screen_keys, global_keys, modes)
+        help_screen.in_stack = True
+        self.push_screen(help_screen)
+
+    def _help_screen(
+        self,
+        screen_keys: list[tuple[str, str]],
+        global_keys: list[tuple[str, str]],
+        modes: list[tuple[str, str, str]],
+    ) -> HelpScreen:
+        """A help screen with these rows, built once and kept (installed) for the next ``?`` showing the
+        same rows: a new one costs its compose, its styles and three Rich tables laid out and rendered
+        (most of the key's latency), a kept one only its redraw. The last :data:`HELP_SCREENS_KEPT`
+        contents are kept; one already on a screen stack (help left open in another mode) is not reused."""
+        key = (current_language(), tuple(screen_keys), tuple(global_keys), tuple(modes))
+        screen = self._help_screens.pop(key, None)
+        if screen is not None and screen.in_stack:
+            self._forget_help_screen(screen)
+            screen = None
+        if screen is None:
+            screen = HelpScreen(screen_keys, global_keys, modes)
+            self.install_screen(screen, name=f"help-{id(screen):x}")
+        self._help_screens[key] = screen  # most recently used: last
+        while len(self._help_screens) > HELP_SCREENS_KEPT:
+            self._forget_help_screen(self._help_screens.pop(next(iter(self._help_screens))))
+        return screen
+
+    def _forget_help_screen(self, screen: HelpScreen) -> None:
+        """Stop keeping ``screen``: removed now, or by Textual when it leaves the stack it is on."""
+        self.uninstall_screen(screen)
+        if not screen.in_stack and screen.is_attached:
+            screen.remove()
 
     def action_help_quit(self) -> None:
         """ctrl+c (Textual keeps it for copying): say how to quit, in the interface language."""

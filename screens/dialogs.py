@@ -69,6 +69,9 @@ class HelpScreen(LocalizedModal[None]):
         self._screen_keys = screen_keys
         self._global_keys = global_keys
         self._modes = modes
+        self.in_stack = False
+        """Set by the app when it pushes this screen, cleared when it is dismissed: a kept help screen
+        still on a mode's stack (help left open, another mode shown) is not pushed a second time."""
 
     @staticmethod
     def _keys_table(title: str, rows: list[tuple[str, str]]) -> Table:
@@ -95,10 +98,14 @@ class HelpScreen(LocalizedModal[None]):
                 yield Static(modes)
             yield Static(t("ui.help.footer"), classes="dim")
 
-    def on_mount(self) -> None:
-        self.query_one("#help-scroll", VerticalScroll).focus()
+    def on_screen_resume(self) -> None:
+        """Shown (again: the app keeps help screens): from the top, the scroll area focused."""
+        scroll = self.query_one("#help-scroll", VerticalScroll)
+        scroll.scroll_home(animate=False)
+        scroll.focus()
 
     async def action_dismiss(self, result: None = None) -> None:
+        self.in_stack = False
         self.dismiss(result)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -50,6 +51,8 @@ class MonitorSide(Vertical):
     def __init__(self) -> None:
         super().__init__(id="monitor-side", classes="panel")
         self._rank_watch = RankWatch()
+        self._values_shape: tuple[int, int, int] | None = None
+        self._events_text: str | None = None
 
     @property
     def wb(self) -> WorkbenchApp:
@@ -68,21 +71,31 @@ class MonitorSide(Vertical):
         table.add_column(t("ui.monitor.metric"))
         table.add_column(t("ui.monitor.value"), justify="right")
         latest = job.metrics.latest()
+        name_width = value_width = 0
         for name, value in latest.items():
             if name.startswith("sys/"):
                 continue  # the system pane (y) shows them
             style = "bold" if name == view.current else ""
-            table.add_row(Text(inert(name), style=style), format_value(value))
-        if not view.grid_mode:  # hidden under the grid, and an update reflows the whole screen
-            self.query_one("#monitor-values", Static).update(table)
+            cells = (Text(inert(name), style=style), format_value(value))
+            name_width, value_width = max(name_width, cells[0].cell_len), max(value_width, cell_len(cells[1]))
+            table.add_row(*cells)
+        if not view.grid_mode:  # hidden under the grid
+            # A new value of the same shape takes the same rows: redrawn in place. A layout pass (the
+            # whole screen, with the table measured again) only when a row or a wider cell could move
+            # the lines: that pass was most of a key's cost in the monitor (``]``, escape from help).
+            shape = (table.row_count, name_width, value_width)
+            self.query_one("#monitor-values", Static).update(table, layout=shape != self._values_shape)
+            self._values_shape = shape
         lines = []
         for event in job.lifecycle[-8:]:
             if isinstance(event, CheckpointSaved):
                 lines.append(t("ui.monitor.event.checkpoint", step=event.step))
             elif isinstance(event, AlertRaised):
                 lines.append(t("ui.monitor.event.alert", kind=event.kind, message=event.message))
-        if not view.grid_mode or self.display:
-            self.query_one("#monitor-events", Static).update("\n".join(lines))
+        events = "\n".join(lines)
+        if (not view.grid_mode or self.display) and events != self._events_text:  # unchanged: no redraw
+            self.query_one("#monitor-events", Static).update(events)
+            self._events_text = events
         ranks = self._show_ranks(job)
         compared = self._show_compare(job, view, sidebar)
         self.query_one("#monitor-values").display = not view.grid_mode

@@ -35,6 +35,44 @@ async def test_metric_keys_ranks_and_axis(make_app, tmp_path: Path) -> None:  # 
         assert screen.query_one(BraillePlot)._series[0].x[-1] == first_x * 32  # batch_size from the config
 
 
+async def test_side_values_redraw_in_place_and_lay_out_only_when_their_shape_changes(
+    make_app, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A new value in the same rows and widths is drawn without a layout pass of the screen (most of
+    ``]``'s cost); a new metric (a row more) gets one, so the table grows and no row is cut."""
+    import io
+
+    from rich.console import Console
+    from textual.widgets import Static
+
+    def text(widget: Static) -> str:
+        console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
+        console.print(widget.content)
+        return console.export_text()
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        job = ScriptedJob(tmp_path / "scripted")
+        app.open_in_monitor(job)
+        await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.job is not None)
+        values = app.screen.query_one("#monitor-values", Static)
+        await wait_for(pilot, lambda: "eval/loss" in text(values) and values.region.height == 3)
+        layouts: list[bool] = []
+        update = values.update
+        monkeypatch.setattr(
+            values,
+            "update",
+            lambda content, *, layout=True: (layouts.append(layout), update(content, layout=layout)),
+        )
+        loss = job.metrics.latest()["loss"]  # the same widths: a new lr value
+        job.metrics.record(0, 301, {"loss": loss, "lr": 0.02}, 301.0)
+        await wait_for(pilot, lambda: "0.0200" in text(values))
+        assert layouts == [False]
+        job.metrics.record(0, 302, {"loss": loss, "lr": 0.02, "grad_norm": 1.5}, 302.0)
+        await wait_for(pilot, lambda: "grad_norm" in text(values) and values.region.height == 4)
+        assert layouts[-1] is True
+
+
 async def test_pause_on_a_run_of_another_process_says_it_cannot(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -17,6 +17,7 @@ from textual.widgets._footer import FooterKey
 from tests.ui.waiting import wait_for
 from workbench.i18n import set_language, t
 from workbench.screens.dialogs import HelpScreen, TooSmallScreen
+from workbench.screens.env import EnvChecks
 from workbench.screens.modes import MODES, ordered_modes
 
 MODE_NAMES = [name for name, _spec in ordered_modes()]
@@ -28,7 +29,9 @@ def _footer_keys(app) -> list[FooterKey]:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("mode", MODE_NAMES)
 async def test_every_mode_at_80x24_help_scrolls_to_its_last_key_and_the_footer_fits(make_app, mode) -> None:  # type: ignore[no-untyped-def]
-    app = make_app()
+    # The Environment mode lists its real checks without running them: its keys and help are the
+    # same, and the probes' Paddle processes are tested where the checks are the subject.
+    app = make_app(env_checks=EnvChecks(autostart=False))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press(str(MODE_NAMES.index(mode) + 1))
         await wait_for(pilot, lambda: app.current_mode == mode)
@@ -67,7 +70,7 @@ async def test_every_mode_at_80x24_help_scrolls_to_its_last_key_and_the_footer_f
 async def test_help_is_built_from_the_bindings_of_the_screen_it_was_opened_on(make_app) -> None:  # type: ignore[no-untyped-def]
     from workbench.screens.base import help_rows
 
-    app = make_app()
+    app = make_app(env_checks=EnvChecks(autostart=False))  # the checks listed, not run (see above)
     async with app.run_test(size=(120, 40)) as pilot:
         runs_keys, global_keys = help_rows(app.screen)
         assert ("r", t("ui.key.refresh")) in runs_keys  # the Runs `r` key help used to leave out
@@ -89,6 +92,57 @@ async def test_help_is_built_from_the_bindings_of_the_screen_it_was_opened_on(ma
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert app.screen._screen_keys == env_keys
+
+
+async def test_help_is_kept_for_its_rows_and_opens_again_from_the_top(make_app) -> None:  # type: ignore[no-untyped-def]
+    """A second ``?`` on the same screen shows the help screen built by the first (its compose, styles
+    and tables are most of the key's latency), scrolled back to the top with its scroll area focused;
+    other rows or another language get their own; one still open under another mode is not pushed twice."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        runs_help = app.screen
+        scroll = runs_help.query_one("#help-scroll")
+        await pilot.press("end")
+        await wait_for(pilot, lambda: scroll.scroll_y == scroll.max_scroll_y > 0)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert app.screen is runs_help
+        await wait_for(pilot, lambda: scroll.scroll_y == 0 and app.focused is scroll)
+        # Left open while another mode is shown (the palette can switch): that mode's help is its own.
+        app.switch_mode("wizard")
+        await wait_for(pilot, lambda: app.current_mode == "wizard")
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert app.screen is not runs_help and app.screen._screen_keys != runs_help._screen_keys
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
+        app.switch_mode("runs")
+        await wait_for(pilot, lambda: app.current_mode == "runs" and app.screen is runs_help)
+        rows = [("a", "b")]
+        same_rows = app._help_screen(rows, [], [])
+        assert app._help_screen(rows, [], []) is same_rows  # not pushed: kept for the next ``?``
+        same_rows.in_stack = True  # as if open under another mode
+        assert app._help_screen(rows, [], []) is not same_rows
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
+        set_language("zh")
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert app.screen is not runs_help and app.screen._global_keys != runs_help._global_keys
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
+        # Only the last few contents are kept; the others leave the app.
+        from workbench.screens.app import HELP_SCREENS_KEPT
+
+        oldest = next(iter(app._help_screens.values()))
+        for number in range(HELP_SCREENS_KEPT):
+            app._help_screen([(str(number), "x")], [], [])
+        assert len(app._help_screens) == HELP_SCREENS_KEPT and oldest not in app._help_screens.values()
+        await wait_for(pilot, lambda: not oldest.is_attached)
 
 
 async def test_escape_on_modes_3_5_6_goes_back_to_runs(make_app) -> None:  # type: ignore[no-untyped-def]

@@ -278,6 +278,29 @@ def test_cli_train_without_an_importable_paddle_exits_2_with_the_fix(tmp_path: P
     assert not (tmp_path / "ws" / "runs").exists() or not list((tmp_path / "ws" / "runs").iterdir())
 
 
+def test_the_first_paddle_import_puts_what_is_alive_out_of_the_collectors_reach(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full collection would walk Paddle's ~130,000 objects on whichever thread allocates (the TUI's,
+    in the middle of a key): the first import freezes them; an import already done freezes nothing."""
+    import gc
+
+    from workbench.training import runtime
+
+    fake = tmp_path / "fake"
+    (fake / "paddle").mkdir(parents=True)
+    (fake / "paddle" / "__init__.py").write_text("def in_dynamic_mode():\n    return True\n")
+    monkeypatch.syspath_prepend(str(fake))
+    monkeypatch.delitem(sys.modules, "paddle", raising=False)
+    frozen: list[bool] = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append("paddle" in sys.modules))
+    paddle = runtime.import_paddle()
+    assert Path(paddle.__file__) == fake / "paddle" / "__init__.py"
+    assert frozen == [True]  # after the import: its objects are among the frozen
+    runtime.import_paddle()
+    assert frozen == [True]
+
+
 def test_start_training_turns_a_failing_paddle_import_into_a_prepare_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -8,6 +8,7 @@ silences that one warning, and returns the module; callers run it off the UI thr
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import sys
@@ -44,10 +45,24 @@ def import_paddle() -> Any:
                 import paddle
             finally:
                 reassert_handlers()  # even after a failed import: a partial one may have installed glog's
+        spare_collections()
 
     if not paddle.in_dynamic_mode():
         paddle.disable_static()
     return paddle
+
+
+def spare_collections() -> None:
+    """Put every object alive now, Paddle's modules first, out of the garbage collector's reach.
+
+    Python's full collection walks every tracked object. Paddle's import leaves ~130,000 of them, and with
+    the TUI's own a full collection takes ~75-190 ms of CPU (measured, Paddle 3.3.1), on whichever thread
+    allocates when one falls due: in the TUI that is often the UI thread, in the middle of a key (the
+    Monitor's ``g`` read 209-229 ms when one landed in it, 28-42 ms otherwise). Frozen objects are never
+    examined; they are the modules and long-lived state of this process, freed at exit anyway. Objects
+    made afterwards are collected as usual.
+    """
+    gc.freeze()
 
 
 def cuda_available(paddle: Any) -> bool:
