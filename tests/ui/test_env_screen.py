@@ -11,6 +11,7 @@ from typing import Any
 
 from textual.widgets import DataTable, Static
 
+from tests.ui.waiting import notified
 from tests.ui.waiting import wait_for as _wait_for
 from workbench.envcheck import Facts, GpuSample, Probe, ProbeContext, Rule, SystemSnapshot, Verdict
 from workbench.screens.app import WorkbenchApp
@@ -105,8 +106,8 @@ async def test_copy_says_how_it_went_and_also_writes_the_file(tmp_path: Path) ->
         assert screen.is_running
         await pilot.press("c")
         await _wait_for(pilot, lambda: any((tmp_path / "reports").glob("env-check-*.md")))
-        await _wait_for(pilot, lambda: any("OSC 52" in str(n.message) for n in app._notifications))
-        note = next(str(n.message) for n in app._notifications if "OSC 52" in str(n.message))
+        await _wait_for(pilot, lambda: any("OSC 52" in str(n.message) for n in notified(app)))
+        note = next(str(n.message) for n in notified(app) if "OSC 52" in str(n.message))
         assert "set -g set-clipboard on" in note
         path = next((tmp_path / "reports").glob("env-check-*.md"))
         assert str(path) in note

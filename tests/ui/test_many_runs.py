@@ -9,7 +9,7 @@ from pathlib import Path
 
 from textual.widgets import Input, Static
 
-from tests.ui.waiting import wait_for
+from tests.ui.waiting import notified, wait_for
 from workbench.compare_runs import value_at
 from workbench.events import RunFailed, RunFinished, RunStarted
 from workbench.runs import RunStore
@@ -236,7 +236,7 @@ async def test_overlays_are_capped(make_app, tmp_path: Path) -> None:  # type: i
         for run_id in extra:
             sidebar.toggle(run_id)
         await wait_for(pilot, lambda: len(sidebar.overlays) == MAX_RUNS - 1)
-        assert any("At most 8 runs" in n.message for n in app._notifications)
+        assert any("At most 8 runs" in n.message for n in notified(app))
         assert sorted(r.color for r in sidebar.overlays.values()) == list(range(1, MAX_RUNS))
         await pilot.press("o")  # o with runs overlaid clears them
         await wait_for(pilot, lambda: not sidebar.overlays and len(_labels(screen)) == 1)
@@ -313,7 +313,7 @@ async def test_a_run_without_batch_size_is_left_out_when_aligned_by_samples(make
         await wait_for(pilot, lambda: len(_labels(screen)) == 2)
         await pilot.press("x")
         await wait_for(pilot, lambda: screen.x_axis == "samples" and len(_labels(screen)) == 1)
-        assert any("no batch size" in n.message for n in app._notifications)
+        assert any("no batch size" in n.message for n in notified(app))
         await pilot.press("x")
         await wait_for(pilot, lambda: len(_labels(screen)) == 2)  # back on steps, drawn again
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from textual.widgets import OptionList
 
 from tests.ui.scripted import ScriptedJob
-from tests.ui.waiting import wait_for
+from tests.ui.waiting import notified, wait_for
 from workbench.demo import start_demo_job
 from workbench.runs import RunStore
 from workbench.screens.dialogs import RunPickerScreen
@@ -82,7 +82,7 @@ async def test_pause_on_a_run_of_another_process_says_it_cannot(make_app, tmp_pa
         app.open_in_monitor(job)
         await wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.job is not None)
         await pilot.press("p")
-        await wait_for(pilot, lambda: any("another process" in n.message for n in app._notifications))
+        await wait_for(pilot, lambda: any("another process" in n.message for n in notified(app)))
 
 
 async def test_overlay_a_stored_run_on_the_same_axes(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -12,7 +12,7 @@ import numpy as np
 from textual.widgets import Log
 
 from tests.ui.test_mode_contrast import screen_strips
-from tests.ui.waiting import wait_for
+from tests.ui.waiting import notified, wait_for
 from workbench.events import RunFinished, RunStarted
 from workbench.i18n import set_language, t
 from workbench.metric_store import MetricStore
@@ -182,7 +182,7 @@ async def test_chart_titles_and_the_curve_settings_in_the_title_row(make_app, tm
         await pilot.press("w")  # the last 1000 steps: the title row says so in Chinese
         await wait_for(pilot, lambda: "最近 1000 步" in str(screen.query_one("#monitor-title").render()))
         assert "图表：平滑 0.6 · 最近 1000 步" in str(screen.query_one("#monitor-title").render())
-        toast = str(list(app._notifications)[-1].message)
+        toast = str(notified(app)[-1].message)
         assert "线性" in toast and "linear" not in toast, toast
 
 

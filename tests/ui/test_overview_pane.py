@@ -14,7 +14,7 @@ from rich.console import Console
 from textual.widgets import Static
 
 from tests.stored_runs import COMMIT, RUN_ID, write_stored_run
-from tests.ui.waiting import wait_for
+from tests.ui.waiting import notified, wait_for
 from workbench.overview import CONFIG_COPY_NAME
 from workbench.screens.monitor import MonitorScreen
 from workbench.screens.widgets.overview import OverviewPane
@@ -87,7 +87,7 @@ async def test_copy_config_writes_the_file_and_the_clipboard(make_app, tmp_path:
         config = yaml.safe_load(text)
         assert config["train"]["steps"] == 60 and config["data"]["dir"] == "/home/ada/proj/demo_data/cls"
         assert stat.S_IMODE(os.stat(copy).st_mode) == 0o600  # owner-only, like every file of a run
-        await wait_for(pilot, lambda: any(str(copy) in str(n.message) for n in app._notifications))
+        await wait_for(pilot, lambda: any(str(copy) in str(n.message) for n in notified(app)))
 
 
 async def test_overview_without_a_run_and_copy_without_config(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -99,7 +99,7 @@ async def test_overview_without_a_run_and_copy_without_config(make_app, tmp_path
         pane = app.screen.query_one(OverviewPane)
         await wait_for(pilot, lambda: "No run selected" in _plain(pane.query_one("#overview-title", Static)))
         await pilot.press("k")
-        await wait_for(pilot, lambda: any("no config" in str(n.message) for n in app._notifications))
+        await wait_for(pilot, lambda: any("no config" in str(n.message) for n in notified(app)))
 
 
 def test_overview_pane_snapshot(snap_compare, make_app, tmp_path: Path, utc) -> None:  # type: ignore[no-untyped-def]

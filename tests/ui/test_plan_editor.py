@@ -14,7 +14,7 @@ from textual import events
 from textual.widgets import DataTable, Static, TextArea
 
 from tests.ui.test_plan_screen import SAMPLES, _checked, mlp_facts
-from tests.ui.waiting import wait_for
+from tests.ui.waiting import notified, wait_for
 from workbench.screens.app import WorkbenchApp
 from workbench.screens.dialogs import TrainConfigScreen
 from workbench.screens.env import EnvChecks
@@ -179,7 +179,7 @@ async def test_tab_enters_the_editor_escape_leaves_and_screen_keys_are_text_ther
         first = editor.text.splitlines()[0]
         assert first.startswith("ncwxsdboq ") and first.endswith("# my own plan: only fc1 split, by columns")
         assert app.is_running and not app.live_jobs and app.screen is screen
-        assert not any("nothing was started" in n.message for n in app._notifications)
+        assert not any("nothing was started" in n.message for n in notified(app))
 
         await pilot.press("escape")  # out of the editor, still in the mode
         assert isinstance(app.focused, DataTable) and app.screen is screen

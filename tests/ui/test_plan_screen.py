@@ -9,7 +9,7 @@ from pathlib import Path
 from rich.console import Console
 from textual.widgets import DataTable, Static, TextArea
 
-from tests.ui.waiting import wait_for
+from tests.ui.waiting import notified, wait_for
 from workbench.parallel.facts import LayerFact, ModelFacts, ParamFact
 from workbench.screens.plan import PlanScreen
 
@@ -125,7 +125,7 @@ async def test_typing_an_invalid_placement_shows_a_located_finding(make_app, tmp
         findings = _plain(screen.query_one("#plan-findings", Static))
         assert "not divisible by 3 ranks" in findings and "fc1" in findings
         await pilot.press("n")  # an invalid plan does not run
-        await wait_for(pilot, lambda: any("nothing was started" in n.message for n in app._notifications))
+        await wait_for(pilot, lambda: any("nothing was started" in n.message for n in notified(app)))
 
 
 def _stored_run(store, name: str, config: dict, losses: list[float]) -> None:  # type: ignore[no-untyped-def]

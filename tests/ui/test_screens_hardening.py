@@ -14,6 +14,7 @@ import pytest
 from textual.widgets import DataTable, Footer, Input, Static
 
 from tests.ui.scripted import ScriptedJob
+from tests.ui.waiting import notified
 from tests.ui.waiting import wait_for as _wait_for
 from workbench.demo import start_demo_job
 from workbench.envcheck import DEFAULT_PROBES, RULES, ProbeContext, run_checks
@@ -156,7 +157,7 @@ async def test_overlay_is_cleared_when_a_new_run_starts_and_legend_keeps_the_id(
         app.start_job(partial(start_demo_job, steps=50_000, step_s=0.01))
         await _wait_for(pilot, lambda: screen.job is not None and screen.job.run_id != "scripted-run")
         assert not sidebar.overlays
-        assert any("1 overlaid run removed" in str(n.message) for n in app._notifications)
+        assert any("1 overlaid run removed" in str(n.message) for n in notified(app))
         screen.job.cancel()  # type: ignore[union-attr]
         assert screen.job.wait(30)  # type: ignore[union-attr]
 
@@ -266,7 +267,7 @@ async def test_resume_key_on_a_finished_run_says_why_not(make_app, tmp_path: Pat
         assert isinstance(screen, RunsScreen)
         await _wait_for(pilot, lambda: screen.query_one(DataTable).row_count == 1)
         await pilot.press("u")
-        await _wait_for(pilot, lambda: any("can be resumed" in str(n.message) for n in app._notifications))
+        await _wait_for(pilot, lambda: any("can be resumed" in str(n.message) for n in notified(app)))
 
 
 # -- minor: run detail, monitor with no run, side panel at 80×24, x axis --------------------------
@@ -307,7 +308,7 @@ async def test_x_axis_samples_only_for_runs_with_a_batch_size(make_app, tmp_path
         await _wait_for(pilot, lambda: isinstance(app.screen, MonitorScreen) and app.screen.job is job)
         await pilot.press("x")
         await _wait_for(pilot, lambda: app.screen.x_axis == "step")
-        assert any("no batch size" in str(n.message) for n in app._notifications)
+        assert any("no batch size" in str(n.message) for n in notified(app))
         title = str(app.screen.query_one("#monitor-title", Static).render())
         assert "x: optimizer step" in title
         job.cancel()

@@ -14,7 +14,7 @@ from textual.command import CommandList, CommandPalette
 from textual.widgets import Footer, Static
 from textual.widgets._footer import FooterKey
 
-from tests.ui.waiting import wait_for
+from tests.ui.waiting import notified, wait_for
 from workbench.i18n import set_language, t
 from workbench.screens.dialogs import HelpScreen, TooSmallScreen
 from workbench.screens.env import EnvChecks
@@ -176,10 +176,10 @@ async def test_palette_screenshot_lands_in_the_workspace_and_says_where(make_app
         commands = list(app.get_system_commands(app.screen))
         screenshot = next(c for c in commands if c.title == t("ui.sys.screenshot"))
         screenshot.callback()
-        await wait_for(pilot, lambda: any("screenshots" in str(n.message) for n in app._notifications))
+        await wait_for(pilot, lambda: any("screenshots" in str(n.message) for n in notified(app)))
         shots = list((app.workspace / "screenshots").glob("*.svg"))
         assert len(shots) == 1 and shots[0].read_text(encoding="utf-8").startswith("<svg")
-        assert any(str(shots[0]) in str(n.message) for n in app._notifications)
+        assert any(str(shots[0]) in str(n.message) for n in notified(app))
 
 
 async def test_chinese_palette_system_entries_footer_hint_and_ctrl_c_toast(make_app) -> None:  # type: ignore[no-untyped-def]
@@ -192,7 +192,7 @@ async def test_chinese_palette_system_entries_footer_hint_and_ctrl_c_toast(make_
         assert palette and palette[0].description == "命令面板"
         await pilot.press("ctrl+c")
         await wait_for(
-            pilot, lambda: any("按 q 退出" in str(n.message) + str(n.title) for n in app._notifications)
+            pilot, lambda: any("按 q 退出" in str(n.message) + str(n.title) for n in notified(app))
         )
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: "搜索命令" in str(app.screen.query_one("Input").placeholder))

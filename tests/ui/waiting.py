@@ -10,7 +10,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
+
+NOTIFIED = "_notified_in_tests"
+"""Where ``tests/ui/conftest.py`` keeps the notifications an app raised (on the app instance)."""
+
+
+class Notified(NamedTuple):
+    message: str
+    title: str
+
+
+def notified(app: Any) -> list[Notified]:
+    """Every notification ``app`` raised, oldest first, expired toasts too (read it instead of Textual's
+    ``app._notifications``, which drops a toast after its timeout)."""
+    return list(app.__dict__.get(NOTIFIED, []))
 
 
 async def wait_for(pilot: Any, condition: Callable[[], object], timeout: float = 60.0) -> None:
