@@ -183,7 +183,9 @@ class EnvScreen(WorkbenchScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="envcheck", description="worker.envcheck")
     def _run(self, request: int, cancel: threading.Event, only: list[str] | None) -> None:
         checks = self.checks
-        factory = checks.context_factory or (lambda workspace: ProbeContext(workspace=workspace))
+        factory = checks.context_factory or (
+            lambda workspace: ProbeContext(workspace=workspace, background=True)
+        )
         report = run_checks(
             probes=checks.probes,
             rules=self._rules,

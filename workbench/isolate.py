@@ -42,6 +42,11 @@ DRAIN_S = 2.0
 """How long to wait for the output pipes to close once the child's group is gone (a process that left
 the group on purpose, with ``setsid``, may hold them; it is not waited for longer)."""
 PARENT_POLL_S = 0.25
+BACKGROUND_NICE = 10
+"""The nice value of a child started with ``background=True``: work the user did not wait on (the TUI's
+environment checks) yields the CPU to the UI and to a run training in the same process. On Linux the
+child's session is its own scheduling autogroup (``start_new_session``), which competes with ours as an
+equal whatever the child's own nice value, so the autogroup is lowered too (:func:`_lower_priority`)."""
 PARENT_PID_ENV = "PADDLE_WORKBENCH_PARENT_PID"
 """Set by :class:`Child` to the caller's pid: :func:`watch_parent` knows its parent even when the parent
 died before the child got that far (``os.getppid()`` would already name init)."""
@@ -149,6 +154,7 @@ class Child:
         env: Mapping[str, str] | None = None,
         cwd: str | None = None,
         on_line: Callable[[str], None] | None = None,
+        background: bool = False,
     ) -> None:
         self._lock = threading.Lock()
         self._reaped = False
@@ -165,6 +171,8 @@ class Child:
             cwd=cwd,
             start_new_session=True,
         )
+        if background:
+            _lower_priority(self.proc.pid)
         assert self.proc.stdout is not None and self.proc.stderr is not None
         self._readers: list[threading.Thread] = []
         try:  # from here on, an interrupt (Ctrl-C) must not leave the child behind
@@ -258,6 +266,16 @@ class Child:
         return tail(stdout + stderr)
 
 
+def _lower_priority(pid: int) -> None:
+    """Give child ``pid`` (just started, alone in its session) :data:`BACKGROUND_NICE`: its own nice value
+    (inherited by the threads and processes it starts) and, where the kernel groups sessions for
+    scheduling, its autogroup's. Best effort: a system without either keeps the child's priority."""
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, pid, BACKGROUND_NICE)
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/autogroup", "w", encoding="ascii") as group:
+        group.write(str(BACKGROUND_NICE))
+
+
 def run_command(
     argv: Sequence[str],
     *,
@@ -325,13 +343,15 @@ def run_python(
     timeout_s: float,
     cwd: str | None = None,
     cancel: Cancel | None = None,
+    background: bool = False,
 ) -> dict[str, Any]:
     """Run probe ``code`` in ``python`` and return the document it printed after :data:`MARKER`.
 
     A child that crashes, exits non-zero without a document, or prints none raises :class:`ChildError`
-    with how it ended and the tail of its output.
+    with how it ended and the tail of its output. ``background``: at :data:`BACKGROUND_NICE`.
     """
-    result = Child([python, "-c", code], env=child_env(env), cwd=cwd).wait(timeout_s, cancel)
+    child = Child([python, "-c", code], env=child_env(env), cwd=cwd, background=background)
+    result = child.wait(timeout_s, cancel)
     return marked_document(result, t("envcheck.no_output"))
 
 

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Static
 from tests.ui.waiting import notified
 from tests.ui.waiting import wait_for as _wait_for
 from workbench.envcheck import Facts, GpuSample, Probe, ProbeContext, Rule, SystemSnapshot, Verdict
+from workbench.isolate import BACKGROUND_NICE, MARKER
 from workbench.screens.app import WorkbenchApp
 from workbench.screens.env import EnvChecks, EnvScreen
 
@@ -163,3 +164,45 @@ async def test_fix_is_shown_in_the_detail_pane(tmp_path: Path) -> None:
         await _wait_for(
             pilot, lambda: "export FOO=1" in str(screen.query_one("#env-detail-text", Static).render())
         )
+
+
+NICE_PROBE = """
+import json, os, time
+
+def group():
+    try:
+        with open("/proc/self/autogroup", encoding="ascii") as f:
+            return int(f.read().split()[-1])
+    except (OSError, ValueError):
+        return None
+
+# The parent lowers a child right after starting it: on a loaded machine this may run first, so wait for it.
+deadline = time.monotonic() + 30
+while time.monotonic() < deadline and (
+    os.getpriority(os.PRIO_PROCESS, 0) < NICE or (group() is not None and group() < NICE)
+):
+    time.sleep(0.01)
+print(MARKER + json.dumps({"nice": os.getpriority(os.PRIO_PROCESS, 0), "group": group()}))
+"""
+
+
+async def test_checks_started_from_the_screen_run_their_children_at_low_cpu_priority(tmp_path: Path) -> None:
+    """Visiting the screen starts every check while a run may be training: the probe children (a Paddle
+    import each) must leave the CPU to the UI and the run, their scheduling group included."""
+    seen: list[Mapping[str, Any]] = []
+
+    def reads_its_priority(ctx: ProbeContext, facts: Facts) -> Mapping[str, Any]:
+        seen.append(
+            ctx.run_script(NICE_PROBE.replace("MARKER", repr(MARKER)).replace("NICE", str(BACKGROUND_NICE)))
+        )
+        return {"says": "read"}
+
+    probes, rules = [_probe("nice", reads_its_priority)], [_rule("check.nice", "nice")]
+    checks = EnvChecks(probes=probes, rules=rules, monitor=FakeMonitor())  # type: ignore[arg-type]
+    app = WorkbenchApp(tmp_path, preload_paddle=False, env_checks=checks)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _env_screen(pilot)
+        await _wait_for(pilot, lambda: "pass" in _status(screen, "check.nice"))
+    assert seen and seen[0]["nice"] >= BACKGROUND_NICE
+    if seen[0]["group"] is not None:  # a kernel that groups sessions: the child's session is lowered too
+        assert seen[0]["group"] >= BACKGROUND_NICE

@@ -45,11 +45,20 @@ class ProbeContext:
     workspace: Path = field(default_factory=resolve_workspace)
     timeout_s: float = 60.0
     cancel: threading.Event = field(default_factory=threading.Event)
+    background: bool = False
+    """Run the probe children at a low CPU priority (:data:`workbench.isolate.BACKGROUND_NICE`): the TUI
+    sets it, so checks started by visiting a screen leave the CPU to the UI and to a run training."""
 
     def run_script(self, code: str) -> dict[str, Any]:
         """Run probe ``code`` in a child of :attr:`python` within :attr:`timeout_s`."""
         return run_python(
-            code, python=self.python, env=self.env, timeout_s=self.timeout_s, cwd=self.cwd, cancel=self.cancel
+            code,
+            python=self.python,
+            env=self.env,
+            timeout_s=self.timeout_s,
+            cwd=self.cwd,
+            cancel=self.cancel,
+            background=self.background,
         )
 
 
