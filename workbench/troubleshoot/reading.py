@@ -539,7 +539,8 @@ def _cut_lines(part: str) -> str:
 
 
 _INTERESTING = (
-    r"(?m)^(?:F[0-9]{4} |File [/~A-Za-z]|(?:Cell|Input) In ?\[|<ipython-input-|(?:/|~/|[A-Za-z]:[\\/])\S[^\n]*\.pyx? in "
+    r"(?m)^(?:F[0-9]{4} |File (?:[/~]|[A-Za-z]:[\\/])|(?:Cell|Input) In ?\[|<ipython-input-"
+    r"|(?:/|~/|[A-Za-z]:[\\/])\S[^\n]*\.pyx? in "
     r"|[^\n]*?(?:File \"|Traceback \(most|Error|Exception|NotMet|Interrupt|Fault|"
     r"terminate called|what\(\):|\[Hint:|\(at |at \(|\[operator <))"
 )
