@@ -309,7 +309,7 @@ class WizardScreen(WorkbenchScreen):
 
     @on(PasteDiagnosed)
     def _diagnosed(self, message: PasteDiagnosed) -> None:
-        from workbench.troubleshoot.diagnose import unrecognised_lines
+        from workbench.troubleshoot.diagnose import similar_lines, unrecognised_lines
 
         finding = self.query_one("#wizard-finding", Static)
         if message.doc is None:
@@ -337,6 +337,9 @@ class WizardScreen(WorkbenchScreen):
             lines += reading[1:]
         else:
             self._set_prompt(t("diagnose.cli.none"))
+        similar = similar_lines(message.doc)  # after the known causes, under their own header
+        if similar:
+            lines += ["", *similar]
         if message.flow:
             from workbench.troubleshoot.flows import FLOWS
 

@@ -5,7 +5,9 @@ cause matched (something is wrong and we know what), 0 when nothing matched ("no
 guess; when the log holds a traceback or a C++ error block, what it shows is read out: the exception,
 the innermost frame of the user's or kit's code, the versions, the closest known cause marked "not sure"
 and what to try; JSON ``"kind": "unrecognised"``), 2 for input that cannot be read (missing, binary,
-empty, too large), always as a sentence.
+empty, too large), always as a sentence. Similar public reports (real users' logs the input resembles,
+each with the cause its thread established) are listed after the known causes under their own header,
+JSON ``"similar"`` with ``"via": "similar"``; they never change the exit code.
 A long input is diagnosed from its end (the engine's ``READ_CHARS``) with a notice that says so; the
 time is linear in what is read, whatever one line holds.
 """
@@ -43,6 +45,7 @@ def print_diagnosis(console: Console, diagnosis: Diagnosis) -> None:
             print_unrecognised(console, diagnosis)
         else:
             console.print(t("diagnose.cli.none"), markup=False)
+        print_similar(console, diagnosis)
         return
     console.print(t("diagnose.cli.found", count=len(diagnosis.matches)), markup=False)
     for rank, match in enumerate(diagnosis.matches, 1):
@@ -64,6 +67,19 @@ def print_diagnosis(console: Console, diagnosis: Diagnosis) -> None:
                 style="dim",
                 markup=False,
             )
+    print_similar(console, diagnosis)
+
+
+def print_similar(console: Console, diagnosis: Diagnosis) -> None:
+    """Similar public reports after the signatures' answer, under their own header (they are leads to
+    read, not recognised causes)."""
+    from workbench.troubleshoot.diagnose import similar_lines
+
+    lines = similar_lines(diagnosis.to_dict()) if diagnosis.similar else []
+    if lines:
+        console.print()
+    for line in lines:
+        console.print("   " + line if line.startswith("- ") else line, markup=False)
 
 
 def print_unrecognised(console: Console, diagnosis: Diagnosis) -> None:

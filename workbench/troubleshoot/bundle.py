@@ -34,7 +34,12 @@ from workbench.overview import overview_of_record
 from workbench.permissions import create_private, private_dir
 from workbench.runs import read_run, read_run_doc_environment
 from workbench.troubleshoot.context import run_log_files, run_sources
-from workbench.troubleshoot.diagnose import DiagnoseInputError, diagnose_texts, unrecognised_lines
+from workbench.troubleshoot.diagnose import (
+    DiagnoseInputError,
+    diagnose_texts,
+    similar_lines,
+    unrecognised_lines,
+)
 from workbench.troubleshoot.redact import EnvironmentFilter, Redactor
 
 TAIL_LINES = 20
@@ -249,6 +254,9 @@ def to_markdown(doc: dict[str, Any]) -> str:
         out.append("\n".join(unrecognised_lines(diagnosis)) + "\n")
     else:
         out.append(t("diagnose.cli.none") + "\n")
+    similar = similar_lines(diagnosis) if diagnosis else []
+    if similar:
+        out.append("\n" + "\n".join(similar) + "\n")
     failure = doc.get("failure")
     if failure:
         out.append(f"\n## {t('report.md.failure')}\n")
@@ -391,6 +399,9 @@ def write_findings(
         if not doc["diagnosis"]["matches"]:  # no known cause: the reading the wizard showed, or that none
             reading = unrecognised_lines(doc["diagnosis"])
             out.append("\n".join(reading) + "\n" if reading else t("diagnose.cli.none") + "\n")
+        similar = similar_lines(doc["diagnosis"])
+        if similar:
+            out.append("\n" + "\n".join(similar) + "\n")
     folder = private_dir(workspace / "reports", ours=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     for attempt in range(1, MAX_NAME_TRIES + 1):

@@ -39,6 +39,12 @@ text and applies it. What it does to a log, and why:
   a C++ error block, the answer is :class:`Unrecognised` — the failure read out, the closest known cause
   marked "not sure", what to try (:attr:`Diagnosis.kind` ``"unrecognised"``; ``"recognised"`` and
   ``"none"`` for the other two answers).
+- **Adds similar public reports after the signatures** (:mod:`~workbench.troubleshoot.similar`): when an
+  input shows a failure (a match, a traceback or a C++ error block), the real users' reports of the
+  corpus's ``dev/`` part it most resembles fill the slots the signatures left (up to three causes in
+  all), each with its report's link and the cause its thread established (:attr:`Diagnosis.similar`,
+  JSON ``"via": "similar"``). They never rank above a signature match and never change :attr:`kind`:
+  a resemblance is a lead to read, not a recognised cause.
 
 Nothing here imports Paddle or Textual.
 """
@@ -46,7 +52,7 @@ Nothing here imports Paddle or Textual.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -57,6 +63,7 @@ from workbench.textsafe import strip_sequences
 from workbench.troubleshoot.reading import LINE_CHARS, Reading, read_log
 from workbench.troubleshoot.signatures import SIGNATURES, ExceptionCondition, Signature
 from workbench.troubleshoot.signatures._linear import LinearPattern, LiteralSet, compile_any, compile_literals
+from workbench.troubleshoot.similar import MAX_SHOWN, SimilarReport, similar_reports
 
 MAX_BYTES = 512 * 1024 * 1024
 """The largest file or stream diagnose reads through (a longer one is refused: pass its tail)."""
@@ -138,6 +145,7 @@ class Match:
             "lines": [e.to_dict() for e in self.evidence],
             "occurrences": self.count,
             "consequence": self.signature.consequence,
+            "via": "signature",
         }
 
 
@@ -211,6 +219,9 @@ class Diagnosis:
     readings: list[Reading] = field(default_factory=list)
     """The structured reading of each input, in the order of :attr:`sources`."""
     unrecognised: Unrecognised | None = None
+    similar: list[SimilarReport] = field(default_factory=list)
+    """Causes of similar public reports, after :attr:`matches` (never ids already matched; together at
+    most :data:`~workbench.troubleshoot.similar.MAX_SHOWN`). They do not make the answer recognised."""
 
     @property
     def found(self) -> bool:
@@ -228,6 +239,7 @@ class Diagnosis:
             "kind": self.kind,
             "matches": [m.to_dict() for m in self.matches],
             "unrecognised": self.unrecognised.to_dict() if self.unrecognised else None,
+            "similar": [_similar_dict(s) for s in self.similar],
             "reading": primary[1].to_dict() if primary else None,
             "sources": self.sources,
             "lines_read": self.lines_read,
@@ -785,18 +797,22 @@ def _rank(entry: _Compiled, priority: int | None) -> int:
     return entry.signature.priority if priority is None else priority
 
 
-def diagnose_texts(texts: Sequence[tuple[str, str]], notices: Sequence[str] = ()) -> Diagnosis:
+def diagnose_texts(
+    texts: Sequence[tuple[str, str]], notices: Sequence[str] = (), *, leave_out: Collection[str] = ()
+) -> Diagnosis:
     """Diagnose several already-decoded texts, each ``(source name, text)``; rank what they show.
 
     Every caller (``diagnose``, ``report``, the wizard's paste box, a failed run) comes through here, so
     the bounds hold for all: each text is diagnosed from its last :data:`READ_CHARS` characters and all
-    together from :data:`TOTAL_CHARS` (a notice says what was skipped).
+    together from :data:`TOTAL_CHARS` (a notice says what was skipped). ``leave_out``: source URLs of
+    public reports the similar layer must not compare with (a corpus log scored against the others).
     """
     found: dict[str, Match] = {}
     said = list(notices)
     lines = 0
     budget = TOTAL_CHARS
     readings: list[Reading] = []
+    read: list[str] = []
     for index, (source, given) in enumerate(texts):
         first_line = given.first_line if isinstance(given, LogText) else 1
         text = normalise(given)
@@ -812,6 +828,7 @@ def diagnose_texts(texts: Sequence[tuple[str, str]], notices: Sequence[str] = ()
         lines += text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         reading = read_log(text, first_line) if text else Reading()
         readings.append(reading)
+        read.append(text)
         if text:
             _scan(text, index, source, found, first_line, reading)
             _structural(reading, index, source, found)
@@ -819,7 +836,61 @@ def diagnose_texts(texts: Sequence[tuple[str, str]], notices: Sequence[str] = ()
     ranked = sorted(found.values(), key=Match.rank_key)
     sources = [source for source, _ in texts]
     unrecognised = None if ranked else _unrecognised(sources, readings)
-    return Diagnosis(ranked, sources, lines, said, readings, unrecognised)
+    similar = _similar(ranked, readings, read, leave_out) if ranked or unrecognised else []
+    return Diagnosis(ranked, sources, lines, said, readings, unrecognised, similar)
+
+
+def _similar(
+    ranked: Sequence[Match], readings: Sequence[Reading], texts: Sequence[str], leave_out: Collection[str]
+) -> list[SimilarReport]:
+    """The similar public reports of the input that shows the failure (the first with a final error,
+    else with a traceback, else the one the first match is in), for the slots the matches left."""
+    at = next((i for i, r in enumerate(readings) if r.final is not None), None)
+    if at is None:
+        at = next((i for i, r in enumerate(readings) if r.has_error), None)
+    if at is None:
+        at = ranked[0].first[0] if ranked else 0
+    if at >= len(texts) or not texts[at]:
+        return []
+    skip = {m.id for m in ranked}
+    return similar_reports(texts[at], readings[at], skip, MAX_SHOWN - len(ranked), leave_out)
+
+
+def _similar_dict(report: SimilarReport) -> dict[str, Any]:
+    title = SIGNATURES.get(report.id).text.of().title if report.id in SIGNATURES else ""
+    return {
+        "id": report.id,
+        "title": title,
+        "via": "similar",
+        "report": report.where,
+        "source": report.source,
+        "similarity": report.similarity,
+        "score": report.score,
+    }
+
+
+def similar_lines(doc: Mapping[str, Any]) -> list[str]:
+    """The similar public reports of a diagnosis document (:meth:`Diagnosis.to_dict`) as translated
+    lines: a header that says what they are, then one ``- `` item per cause (the report, its link, the
+    cause its thread established, the similarity). Empty when there are none. ``diagnose``, ``report``
+    and the wizard show the same lines."""
+    similar = doc.get("similar") or []
+    if not similar:
+        return []
+    lines = [t("diagnose.cli.similar")]
+    for entry in similar:
+        lines.append(
+            "- "
+            + t(
+                "diagnose.cli.similar_item",
+                report=entry.get("report", ""),
+                source=entry.get("source", ""),
+                title=entry.get("title") or entry["id"],
+                id=entry["id"],
+                similarity=f"{entry.get('similarity', 0):.2f}",
+            )
+        )
+    return lines
 
 
 def unrecognised_lines(doc: Mapping[str, Any]) -> list[str]:
@@ -973,9 +1044,9 @@ def _char_tail(text: str, keep: int) -> tuple[str, int]:
     return text[line_end + 1 :], text.count("\n", 0, line_end + 1)
 
 
-def diagnose_text(text: str, source: str = "-") -> Diagnosis:
-    """Diagnose one pasted text (a traceback, a log)."""
-    return diagnose_texts([(source, text)])
+def diagnose_text(text: str, source: str = "-", *, leave_out: Collection[str] = ()) -> Diagnosis:
+    """Diagnose one pasted text (a traceback, a log); ``leave_out`` as for :func:`diagnose_texts`."""
+    return diagnose_texts([(source, text)], leave_out=leave_out)
 
 
 def diagnose_files(paths: Sequence[Path], names: Sequence[str] | None = None) -> Diagnosis:
@@ -1007,5 +1078,6 @@ __all__ = [
     "read_log_file",
     "read_log_stream",
     "reset_cache",
+    "similar_lines",
     "unrecognised_lines",
 ]

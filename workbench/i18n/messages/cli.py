@@ -170,7 +170,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Lint a dataset in PaddleX / PaddleClas / PaddleOCR layout.",
         "检查 PaddleX / PaddleClas / PaddleOCR 格式的数据集。",
     ),
-    "cli.diagnose.help": ("Explain a pasted error: cause and fix.", "解释粘贴的报错：原因与修复方法。"),
+    "cli.diagnose.help": (
+        "Explain a pasted error: cause and fix. Exit codes: 1 a known cause matched; 0 no known cause "
+        "(a traceback is read out; similar public reports, if any, are listed and change nothing); "
+        "2 input that cannot be read.",
+        "解释粘贴的报错：原因与修复方法。退出码：1 匹配到已知原因；0 未找到已知原因（会读出 traceback；"
+        "如有相似的公开问题报告会列出，但不改变退出码）；2 输入无法读取。",
+    ),
     "cli.verify.help": ("Run the release checklist.", "运行发布前检查清单。"),
     "cli.report.help": (
         "Write a shareable report of a run (optionally redacted).",

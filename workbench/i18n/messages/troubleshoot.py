@@ -100,6 +100,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "diagnose.cli.family": ("closest family (not sure): {family}", "最接近的类别（不确定）：{family}"),
     "diagnose.cli.try": ("what to try:", "可以尝试："),
+    # -- similar public reports (after the signatures; JSON "via": "similar") -----------------------------
+    "diagnose.cli.similar": (
+        "similar public reports (a resemblance, not a recognised cause — read the thread to confirm):",
+        "相似的公开问题报告（只是相似，并非已识别的原因——请阅读该讨论确认）：",
+    ),
+    "diagnose.cli.similar_item": (
+        "looks like {report} ({source}), whose thread established: {title} [{id}] · similarity {similarity}",
+        "与 {report}（{source}）相似，该讨论确定的原因：{title} [{id}] · 相似度 {similarity}",
+    ),
     "diagnose.try.filesystem": (
         "the system refused a file operation ({errnos}): check the free space (df -h) and the permissions "
         "(ls -ld) of the folder the error names, or point the cache/output folder elsewhere",
