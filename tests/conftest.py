@@ -29,9 +29,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 LONGEST_FIRST = (
+    "tests/integration/test_job_ends_whole.py",
     "tests/integration/test_parallel_runs.py",
     "tests/integration/test_tui_quit_jobs.py",
-    "tests/integration/test_job_ends_whole.py",
     "tests/integration/test_dist_checkpoints.py",
 )
 """The test files whose group takes longest (launched multi-rank runs), longest first. Under xdist each

@@ -43,9 +43,15 @@ def _overrides(data: Path) -> list[str]:
     values = [
         f"data.dir={data}", "data.demo={train: 512, val: 64, seed: 0}", "train.steps=100000",
         "eval.every=0", "checkpoint.every=0", "export.enabled=false", "train.warmup_steps=0",
-        "alerts.hang_after_s=600",
+        "alerts.hang_after_s=600", *NARROW,
     ]  # fmt: skip
     return [arg for value in values for arg in ("-o", value)]
+
+
+NARROW = ("model.width=4", "model.hidden=16")
+"""The sample's model, narrowed (a step costs a quarter of the sample's on 2 CPU ranks): what these
+tests check — how the job stops, at which step, and that nothing of it is left — does not depend on
+the model's size."""
 
 
 STOP_LEAD_S = 0.5

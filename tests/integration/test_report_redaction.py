@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import Result
 
 from workbench.runner.in_process import start_in_process
 from workbench.runs import RunStore
@@ -236,25 +237,34 @@ def test_environment_dumps_never_reach_a_report_even_unredacted(
     assert re.search(r"\d+ environment variables? of process-environment dumps", result.stdout)
 
 
-def test_report_never_overwrites_the_markdown_or_its_json(
-    tmp_path: Path, subprocess_env: dict[str, str]
-) -> None:
+def _report_in_process(run: Path, *args: str) -> Result:
+    """``report RUN --no-check ARGS`` in this process (click's runner): the two tests above run the
+    command as a process; this one is about which files it writes, which a fresh interpreter (a second
+    of CPU each) does not change."""
+    from click.testing import CliRunner
+
+    from workbench.cli.root import build_cli
+
+    command = ["--workspace", str(run.parent.parent), "report", run.name, "--no-check", *args]
+    return CliRunner().invoke(build_cli(), command)
+
+
+def test_report_never_overwrites_the_markdown_or_its_json(tmp_path: Path) -> None:
     run = _failed_run(tmp_path)
     out = tmp_path / "X.md"
     out.with_suffix(".json").write_text("mine\n", encoding="utf-8")
-    result = _report(run, out, subprocess_env, "--redact")
-    assert result.returncode == 2, result.stdout + result.stderr
+    result = _report_in_process(run, "--output", str(out), "--redact")
+    assert result.exit_code == 2, result.output
     assert str(out.with_suffix(".json")) in result.stdout and "already exists" in result.stdout
     assert out.with_suffix(".json").read_text(encoding="utf-8") == "mine\n" and not out.exists()
     out.with_suffix(".json").unlink()
     out.write_text("mine too\n", encoding="utf-8")
-    result = _report(run, out, subprocess_env)
-    assert result.returncode == 2 and str(out) in result.stdout
+    result = _report_in_process(run, "--output", str(out))
+    assert result.exit_code == 2 and str(out) in result.stdout
     assert out.read_text(encoding="utf-8") == "mine too\n" and not out.with_suffix(".json").exists()
     # The default name never replaces an earlier report either: two in the same second get two names.
-    default = [str(CLI), "--workspace", str(run.parent.parent), "report", run.name, "--no-check", "--json"]
-    first = subprocess.run(default, capture_output=True, text=True, env=subprocess_env, timeout=240)
-    second = subprocess.run(default, capture_output=True, text=True, env=subprocess_env, timeout=240)
-    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    first = _report_in_process(run, "--json")
+    second = _report_in_process(run, "--json")
+    assert first.exit_code == 0 and second.exit_code == 0, first.output + second.output
     paths = {json.loads(r.stdout)["markdown"] for r in (first, second)}
     assert len(paths) == 2 and all(os.path.exists(p) for p in paths)
