@@ -24,6 +24,7 @@ from textual.widgets import Footer
 from textual.worker import Worker
 
 from workbench.i18n import catalog, t
+from workbench.screens.textual_private import updates_held
 
 if TYPE_CHECKING:
     from workbench.screens.app import WorkbenchApp
@@ -166,6 +167,15 @@ class WorkbenchScreen(LocalizedBindingsMixin, Screen[None]):
     def wb(self) -> WorkbenchApp:
         """The app, typed (screens only ever run inside a WorkbenchApp)."""
         return cast("WorkbenchApp", self.app)
+
+    def _compositor_refresh(self) -> None:
+        """Draw the screen's changes, unless the app holds its updates (its start-up, the pause after a
+        mode switch): Textual would render the whole screen and drop the frame unshown. The compositor
+        keeps the regions to draw, so the refresh that follows (the terminal's size at start, the redraw
+        when the pause ends) draws all of them at once."""
+        if updates_held(self.app):
+            return
+        super()._compositor_refresh()
 
     @on(events.Resize)
     def _fit_footer(self) -> None:

@@ -58,6 +58,7 @@ def run_tui(
         app.handle_stop_signals = True
         terminal_fd = capture.terminal_fd
         app.on_hangup = lambda: silence_terminal(terminal_fd)
+        spare_start_objects()
         app.run()
         return_code = app.return_code or 0
     finally:
@@ -82,6 +83,18 @@ def run_tui(
         sys.stderr.write(t("ui.crashed", path=str(log_path)) + "\n")
         sys.stderr.write(inert(log_tail(log_path, 40)))  # glog and child output: outside text
     return return_code
+
+
+def spare_start_objects() -> None:
+    """Move every object alive now out of the garbage collector's reach, before the app starts.
+
+    What the start path made (the modules it imported: Textual, Rich, the screens; the settings; the
+    app) lives until the process exits: a full collection here finds no garbage among its ~40,000
+    objects. Frozen, they are never walked again: not by the collections while the first frame is built
+    (a full one among them took ~15 ms of the first frame on a quiet machine), nor by any full
+    collection later. Objects made from here on are collected as usual.
+    """
+    gc.freeze()
 
 
 def spare_exit_collection() -> None:

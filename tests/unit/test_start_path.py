@@ -63,3 +63,63 @@ def test_settings_built_without_pydantic_equal_the_validated_ones(tmp_path: Path
     assert quick.workspace == Path("~/runs").expanduser() and quick.lang == "zh"
     # a value to convert goes through validation, with the same result as before
     assert resolve_settings(environ={**environ, "PADDLE_WORKBENCH_PLAIN": "yes"}).plain is True
+
+
+FIRST_FRAME = """
+import json, runpy, sys
+from textual.dom import DOMNode
+from textual.drivers.linux_driver import LinuxDriver
+
+report, workspace = sys.argv[1], sys.argv[2]
+workers = []
+seen = []
+run_worker = DOMNode.run_worker
+write = LinuxDriver.write
+
+
+def recording_run_worker(self, *args, **kwargs):
+    workers.append(kwargs.get("description") or kwargs.get("group") or "?")
+    return run_worker(self, *args, **kwargs)
+
+
+def first_frame(self, data):
+    if not seen and "Paddle Workbench" in data:
+        seen.append(True)
+        heavy = ("pydantic", "paddle", "yaml", "workbench.verify", "workbench.runner")
+        heavy += ("click",)  # global options only: workbench.cli.quick_start reads them
+        loaded = [name for name in heavy if name in sys.modules]
+        with open(report, "w") as out:
+            json.dump({"workers": workers, "loaded": loaded}, out)
+    return write(self, data)
+
+
+DOMNode.run_worker = recording_run_worker
+LinuxDriver.write = first_frame
+sys.argv = ["workbench", "--workspace", workspace]
+runpy.run_module("workbench", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_the_first_frame_waits_for_no_worker_but_the_run_list(tmp_path: Path) -> None:
+    """Little competes with the home screen's first frame (docs/architecture.md, "Budgets"): the path
+    dashboard, the theme check, the mode screens' code and Paddle are read in workers that start after
+    the frame is on the terminal, so it holds neither their threads nor what they import (the
+    checklist's pydantic models); only the run list (a light read) is asked for before. A command line
+    of global options starts the TUI without click."""
+    import json
+
+    from tests.ui.pty_harness import run_in_pty
+
+    report = tmp_path / "first-frame.json"
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PADDLE_WORKBENCH_")}
+    env.update({"TERM": "xterm-256color", "PADDLE_WORKBENCH_LANG": "en", CONFIG_ENV: str(tmp_path / "none")})
+    argv = [sys.executable, "-c", FIRST_FRAME, str(report), str(tmp_path / "ws")]
+
+    def on_output(output: bytes, send) -> None:  # type: ignore[no-untyped-def]
+        if report.exists():
+            send(b"q")
+
+    code, _ = run_in_pty(argv, env=env, timeout=60, on_output=on_output)
+    assert code == 0
+    first = json.loads(report.read_text(encoding="utf-8"))
+    assert set(first["workers"]) <= {"worker.runs_list"} and first["loaded"] == [], first

@@ -3,7 +3,8 @@
 The language must be known before click builds its help texts, so :func:`main` reads ``--lang`` from
 ``argv`` first (else the ``lang`` setting: ``PADDLE_WORKBENCH_LANG``, the user config file, the
 locale), then builds the command tree. Nothing here imports Textual or Paddle at module level:
-``paddle-workbench --help`` and the headless commands stay fast.
+``paddle-workbench --help`` and the headless commands stay fast. A command line of global options
+only (and at most ``tui``) starts the TUI without importing click (:mod:`workbench.cli.quick_start`).
 """
 
 from __future__ import annotations
@@ -88,14 +89,26 @@ def _main(argv: Sequence[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     lang = _language_from_argv(args)
     set_language(lang if lang in ("en", "zh") else None)  # type: ignore[arg-type]
-    import click
-
-    from workbench.cli.output import install_pipe_guards, report_usage_error
-    from workbench.cli.root import build_cli
+    from workbench.cli.output import install_pipe_guards
+    from workbench.cli.quick_start import start_tui_quickly
 
     install_pipe_guards()
+    started = start_tui_quickly(args)  # the TUI from global options only: click is not imported first
+    code = _click_main(args) if started is None else started
+    sys.stdout.flush()
+    return code if isinstance(code, int) else 0
+
+
+def _click_main(args: list[str]) -> object:
+    """Read ``args`` with click and run the command; what the command returned, or the exit code of a
+    usage error (reported) or of an abort."""
+    import click
+
+    from workbench.cli.output import report_usage_error
+    from workbench.cli.root import build_cli
+
     try:
-        code = build_cli().main(args=args, prog_name="paddle-workbench", standalone_mode=False)
+        code: object = build_cli().main(args=args, prog_name="paddle-workbench", standalone_mode=False)
     except click.ClickException as exc:
         code = report_usage_error(exc, json_mode="--json" in args)
     except click.Abort as exc:
@@ -103,5 +116,4 @@ def _main(argv: Sequence[str] | None) -> int:
             raise exc.__cause__ from None
         click.echo(t("cli.click.aborted"), err=True)
         code = 1
-    sys.stdout.flush()
-    return code if isinstance(code, int) else 0
+    return code

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from workbench.cli.output import EXIT_BAD_INPUT, EXIT_OK, human_console, is_headless
+from workbench.cli.quick_start import open_tui, theme_known, theme_names
 from workbench.cli.state import pass_settings
 from workbench.i18n import t
 from workbench.settings import WorkbenchSettings
@@ -17,15 +18,11 @@ def check_theme(theme: str | None) -> None:
 
     Checked by the root command for every command, not only ``tui``: ``--theme nope runs`` is a typo the
     user should hear about, as ``--lang nope runs`` is."""
-    if theme is None:
+    if theme is None or theme_known(theme):
         return
-    from workbench.themes import theme_choices  # the one place the CLI reads the UI's theme list
-
-    choices = theme_choices()
-    if theme not in choices and theme not in choices.values():
-        raise click.BadParameter(
-            t("cli.theme.unknown", name=theme, choices=", ".join(choices)), param_hint="'--theme'"
-        )
+    raise click.BadParameter(
+        t("cli.theme.unknown", name=theme, choices=", ".join(theme_names())), param_hint="'--theme'"
+    )
 
 
 def tui_command() -> click.Command:
@@ -48,14 +45,6 @@ def tui_command() -> click.Command:
 
             print_run_table(console, RunStore(settings.workspace))
             ctx.exit(EXIT_OK)
-        from workbench.screens.launch import run_tui
-
-        try:
-            code = run_tui(settings, demo=demo, open_plan=plan_path)
-        except OSError as exc:  # e.g. the workspace path runs through a file
-            message = t("cli.workspace.unusable", path=str(settings.workspace), error=str(exc))
-            human_console().print(message, markup=False)
-            ctx.exit(EXIT_BAD_INPUT)
-        ctx.exit(code)
+        ctx.exit(open_tui(settings, demo=demo, open_plan=plan_path))
 
     return tui
