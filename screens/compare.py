@@ -35,7 +35,6 @@ from textual.worker import get_current_worker
 from workbench.formatting import format_number
 from workbench.i18n import cell_width, t
 from workbench.screens.base import WorkbenchScreen
-from workbench.screens.widgets.fitted_table import FittedTable
 from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import (
     CheckpointsListed,
@@ -215,7 +214,7 @@ class CompareScreen(WorkbenchScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        checkpoints: DataTable[str] = FittedTable(
+        checkpoints: DataTable[str] = DataTable(
             id="checkpoints", cursor_type="row", zebra_stripes=True, classes="panel"
         )
         checkpoints.border_title = t("ui.compare.checkpoints")
@@ -224,7 +223,7 @@ class CompareScreen(WorkbenchScreen):
         results = ResultsPane(id="compare-right", classes="panel")
         results.border_title = t("ui.compare.results")
         with results:
-            yield FittedTable(id="paths", cursor_type="row", fixed_columns=1)
+            yield DataTable(id="paths", cursor_type="row", fixed_columns=1)
             yield Static(id="compare-hidden", classes="dim", markup=False)
             yield Static(id="compare-serve", classes="compare-pane")  # shown by the first load test
             yield Static(id="compare-detail", classes="compare-pane")

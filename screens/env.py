@@ -47,7 +47,6 @@ from workbench.screens.base import WorkbenchScreen
 from workbench.screens.formatting import STATUS_VARIABLE
 from workbench.screens.inert import InertStatic
 from workbench.screens.widgets.env_system import EnvSystemPanel, system_entries
-from workbench.screens.widgets.fitted_table import FittedTable
 from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import (
     ChecksFinished,
@@ -117,7 +116,7 @@ class EnvScreen(WorkbenchScreen):
         yield Header()
         yield Static(t("envscreen.idle"), id="env-status", markup=False)
         with Horizontal(id="env-body"):
-            yield FittedTable(id="env-table", cursor_type="row", zebra_stripes=True)
+            yield DataTable(id="env-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="env-detail", classes="panel"):
                 yield InertStatic(t("envscreen.select"), id="env-detail-text")  # facts read from the machine
         yield EnvSystemPanel(id="env-system", classes="panel")

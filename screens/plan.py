@@ -51,7 +51,6 @@ from workbench.parallel.validate import PlanReport
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.dialogs import LocalizedModal
 from workbench.screens.plan_files import open_plan_dialog
-from workbench.screens.widgets.fitted_table import FittedTable
 from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import Requests, WorkerResult
 
@@ -206,7 +205,7 @@ class PlanScreen(WorkbenchScreen):
         yield Static(id="plan-title", markup=False)
         with Horizontal():
             with Vertical(id="plan-left"):
-                yield FittedTable(id="plan-params", cursor_type="row", zebra_stripes=True)
+                yield DataTable(id="plan-params", cursor_type="row", zebra_stripes=True)
                 yield Static(id="plan-estimate", markup=False)
             with Vertical(id="plan-right"):
                 yield PlanEditor(

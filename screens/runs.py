@@ -18,7 +18,6 @@ from workbench.screens.base import WorkbenchScreen
 from workbench.screens.formatting import STATUS_VARIABLE, format_duration, format_time, status_text
 from workbench.screens.inert import InertStatic, inert
 from workbench.screens.jobs import resume_command
-from workbench.screens.widgets.fitted_table import FittedTable
 from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import (
     DatasetChecked,
@@ -194,7 +193,7 @@ class RunsScreen(WorkbenchScreen):
         yield Header()
         yield Static(t("path.loading"), id="path", markup=False)
         with Horizontal(id="runs-body"):
-            yield FittedTable(id="runs-table", cursor_type="row", zebra_stripes=True)
+            yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="run-detail", classes="panel"):
                 # errors, tracebacks and dataset lines come from outside: shown inert
                 yield InertStatic(t("ui.runs.select"), id="run-detail-text")
@@ -231,12 +230,8 @@ class RunsScreen(WorkbenchScreen):
 
     def refresh_runs(self) -> None:
         # Read after the next frame: the reading thread competes for the GIL, and the app's first
-        # frame (this is its home screen) must not wait for it. Asked through the app, as the path:
-        # the screen's own callbacks would run inside Textual's start-up batch, before the frame.
-        # The rows it adds may be drawn before their widths are measured: the table is a FittedTable.
-        self.app.call_after_refresh(
-            lambda: self.is_attached and self._list_runs(self.wb.requests.new("runs-list"))
-        )
+        # frame (this is its home screen) must not wait for it.
+        self.call_after_refresh(lambda: self._list_runs(self.wb.requests.new("runs-list")))
 
     @on(RunsChanged)
     def _runs_changed(self, message: RunsChanged) -> None:

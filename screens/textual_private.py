@@ -1,14 +1,13 @@
 """Every place the workbench touches a private Textual name, in one module.
 
-Textual's public API does not cover eight things the workbench needs: the screen's binding chain (the
+Textual's public API does not cover seven things the workbench needs: the screen's binding chain (the
 type-ahead decides whether a key may be bound), the footer's "bindings are ready" flag (our footer
 rebuilds once per frame instead of once per signal), the app's print capture (``print`` from Paddle must
 reach our fd capture) and the Linux driver's output file and terminal size (the driver draws on a saved
 terminal fd while fds 1 and 2 are captured), the app's driver (a bell or a notification escape
 written in order with the frames, :func:`write_to_terminal`), the screens' stylesheet counter (a mode's
-new screen would otherwise restyle the whole app twice, :func:`mark_styles_current`), whether the app
-holds its updates (a screen then renders nothing, :func:`updates_held`), and a data table's render caches
-(their keys leave out the column widths, :func:`forget_table_renders`). Each is reached through a
+new screen would otherwise restyle the whole app twice, :func:`mark_styles_current`), and whether the app
+holds its updates (a screen then renders nothing, :func:`updates_held`). Each is reached through a
 function here, and the classes that override a private hook name it in :data:`OVERRIDDEN_HOOKS`.
 ``tests/unit/test_textual_private.py`` checks every name in :data:`PRIVATE_NAMES` and
 :data:`OVERRIDDEN_HOOKS` against the installed Textual, so an upgrade that renames one fails loudly there
@@ -25,7 +24,7 @@ from textual.binding import BindingsMap
 from textual.dom import DOMNode
 from textual.drivers.linux_driver import LinuxDriver
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer
+from textual.widgets import Footer
 
 PRIVATE_NAMES: Final[tuple[tuple[type, str], ...]] = (
     (Screen, "_binding_chain"),
@@ -37,7 +36,6 @@ PRIVATE_NAMES: Final[tuple[tuple[type, str], ...]] = (
     (App, "_css_update_count"),
     (Screen, "_css_update_count"),
     (App, "_batch_count"),
-    (DataTable, "_clear_caches"),
 )
 """Private attributes read or written through this module: (the Textual class, the name)."""
 
@@ -93,16 +91,6 @@ def updates_held(app: App[Any]) -> bool:
     """Whether the app holds its updates now (``App.batch_update``, its start-up, the pause after a mode
     switch): Textual's ``App._display`` drops a frame drawn meanwhile, and redraws the screen after."""
     return app._batch_count > 0
-
-
-def forget_table_renders(table: DataTable[Any]) -> None:
-    """Drop every cell, row and line ``table`` has rendered, so that the next frame draws them anew.
-
-    Textual's ``DataTable`` keys those caches on its update counter, not on the column widths; measuring
-    new rows' widths (on the table's idle, after ``add_row``) does not move the counter, so a cell drawn
-    between the two would keep its too narrow rendering until the next resize or ``clear()``.
-    """
-    table._clear_caches()
 
 
 def mark_styles_current(app: App[Any], screen: Screen[Any]) -> None:

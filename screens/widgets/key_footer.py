@@ -56,9 +56,6 @@ class KeyFooter(Footer):
             return
         if not self._check_pending:
             self._check_pending = True
-            # The footer's own callback, not the app's: asked through the app, a rebuild during a
-            # screen's start could wait for an app refresh that never came (a pty test of `attach`
-            # showed a TUI that never drew its log), so the keys stay in the first frame.
             self.call_after_refresh(self._rebuild_if_changed)
 
     async def _rebuild_if_changed(self) -> None:
