@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import argparse
 import base64
+import functools
+import inspect
 import random
 import statistics
 import sys
@@ -56,13 +58,18 @@ BUDGET_S_PER_MB = 1.0
 def diagnose_text(text: str, leave_out: tuple[str, ...] = ()) -> Diagnosis:
     """The engine's ``diagnose_text`` (imported late: ``--engine`` chooses whose). ``leave_out``: report
     sources its similar public reports must not compare with (an engine without that layer ignores it)."""
-    import inspect
-
     from workbench.troubleshoot.diagnose import diagnose_text as engine
 
-    if leave_out and "leave_out" in inspect.signature(engine).parameters:
+    if leave_out and _takes_leave_out(engine):
         return engine(text, leave_out=leave_out)
     return engine(text)
+
+
+@functools.cache
+def _takes_leave_out(engine: Callable[..., Diagnosis]) -> bool:
+    """Whether the engine has the similar-reports layer's ``leave_out`` (an older tree's has not): read
+    once, not inside every timed call."""
+    return "leave_out" in inspect.signature(engine).parameters
 
 
 def _median(text: str, runs: int = 5) -> tuple[float, list[str]]:

@@ -165,9 +165,7 @@ class Unrecognised:
 
     @property
     def closest_title(self) -> str:
-        if self.closest is None or self.closest not in SIGNATURES:
-            return ""
-        return SIGNATURES.get(self.closest).text.of().title
+        return _title_of(self.closest)
 
     def suggestions(self) -> list[str]:
         """What to try, most specific first (translated sentences)."""
@@ -856,8 +854,15 @@ def _similar(
     return similar_reports(texts[at], readings[at], skip, MAX_SHOWN - len(ranked), leave_out)
 
 
+def _title_of(signature_id: str | None) -> str:
+    """The translated title of a signature id; empty for none or an id no signature has."""
+    if signature_id is None or signature_id not in SIGNATURES:
+        return ""
+    return SIGNATURES.get(signature_id).text.of().title
+
+
 def _similar_dict(report: SimilarReport) -> dict[str, Any]:
-    title = SIGNATURES.get(report.id).text.of().title if report.id in SIGNATURES else ""
+    title = _title_of(report.id)
     return {
         "id": report.id,
         "title": title,
