@@ -36,6 +36,7 @@ from workbench.formatting import format_number
 from workbench.i18n import cell_width, t
 from workbench.screens.base import WorkbenchScreen
 from workbench.screens.widgets.key_footer import KeyFooter
+from workbench.screens.widgets.measured_table import MeasuredTable
 from workbench.screens.workers import (
     CheckpointsListed,
     CompareFinished,
@@ -214,7 +215,7 @@ class CompareScreen(WorkbenchScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        checkpoints: DataTable[str] = DataTable(
+        checkpoints: DataTable[str] = MeasuredTable(
             id="checkpoints", cursor_type="row", zebra_stripes=True, classes="panel"
         )
         checkpoints.border_title = t("ui.compare.checkpoints")
@@ -223,7 +224,7 @@ class CompareScreen(WorkbenchScreen):
         results = ResultsPane(id="compare-right", classes="panel")
         results.border_title = t("ui.compare.results")
         with results:
-            yield DataTable(id="paths", cursor_type="row", fixed_columns=1)
+            yield MeasuredTable(id="paths", cursor_type="row", fixed_columns=1)
             yield Static(id="compare-hidden", classes="dim", markup=False)
             yield Static(id="compare-serve", classes="compare-pane")  # shown by the first load test
             yield Static(id="compare-detail", classes="compare-pane")

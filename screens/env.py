@@ -48,6 +48,7 @@ from workbench.screens.formatting import STATUS_VARIABLE
 from workbench.screens.inert import InertStatic
 from workbench.screens.widgets.env_system import EnvSystemPanel, system_entries
 from workbench.screens.widgets.key_footer import KeyFooter
+from workbench.screens.widgets.measured_table import MeasuredTable
 from workbench.screens.workers import (
     ChecksFinished,
     FindingArrived,
@@ -116,7 +117,7 @@ class EnvScreen(WorkbenchScreen):
         yield Header()
         yield Static(t("envscreen.idle"), id="env-status", markup=False)
         with Horizontal(id="env-body"):
-            yield DataTable(id="env-table", cursor_type="row", zebra_stripes=True)
+            yield MeasuredTable(id="env-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="env-detail", classes="panel"):
                 yield InertStatic(t("envscreen.select"), id="env-detail-text")  # facts read from the machine
         yield EnvSystemPanel(id="env-system", classes="panel")

@@ -52,6 +52,7 @@ from workbench.screens.base import WorkbenchScreen
 from workbench.screens.dialogs import LocalizedModal
 from workbench.screens.plan_files import open_plan_dialog
 from workbench.screens.widgets.key_footer import KeyFooter
+from workbench.screens.widgets.measured_table import MeasuredTable
 from workbench.screens.workers import Requests, WorkerResult
 
 DEFAULT_PLAN = "plan_cls_tp.yaml"
@@ -205,7 +206,7 @@ class PlanScreen(WorkbenchScreen):
         yield Static(id="plan-title", markup=False)
         with Horizontal():
             with Vertical(id="plan-left"):
-                yield DataTable(id="plan-params", cursor_type="row", zebra_stripes=True)
+                yield MeasuredTable(id="plan-params", cursor_type="row", zebra_stripes=True)
                 yield Static(id="plan-estimate", markup=False)
             with Vertical(id="plan-right"):
                 yield PlanEditor(

@@ -19,6 +19,7 @@ from workbench.screens.formatting import STATUS_VARIABLE, format_duration, forma
 from workbench.screens.inert import InertStatic, inert
 from workbench.screens.jobs import resume_command
 from workbench.screens.widgets.key_footer import KeyFooter
+from workbench.screens.widgets.measured_table import MeasuredTable
 from workbench.screens.workers import (
     DatasetChecked,
     PathRead,
@@ -188,12 +189,13 @@ class RunsScreen(WorkbenchScreen):
         self._detail_for: tuple[object, ...] | None = None
         self._dataset_for: str | None = None  # the run whose k (dataset) or v (checklist) report shows
         self._steps: list[PathStep] = []
+        self._list_asked = False  # a run list read is asked for the next frame
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(t("path.loading"), id="path", markup=False)
         with Horizontal(id="runs-body"):
-            yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
+            yield MeasuredTable(id="runs-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="run-detail", classes="panel"):
                 # errors, tracebacks and dataset lines come from outside: shown inert
                 yield InertStatic(t("ui.runs.select"), id="run-detail-text")
@@ -230,8 +232,18 @@ class RunsScreen(WorkbenchScreen):
 
     def refresh_runs(self) -> None:
         # Read after the next frame: the reading thread competes for the GIL, and the app's first
-        # frame (this is its home screen) must not wait for it.
-        self.call_after_refresh(lambda: self._list_runs(self.wb.requests.new("runs-list")))
+        # frame (this is its home screen) must not wait for it. Asked through the app, as the path: the
+        # screen's own callbacks run inside Textual's start-up batch, before that frame. Rows that land
+        # before the table has measured them are safe: it is a MeasuredTable.
+        # One read however many asked in a frame (mount, resume and resizes do at start-up).
+        if not self._list_asked:
+            self._list_asked = True
+            self.app.call_after_refresh(self._list_runs_if_attached)
+
+    def _list_runs_if_attached(self) -> None:
+        self._list_asked = False
+        if self.is_attached:
+            self._list_runs(self.wb.requests.new("runs-list"))
 
     @on(RunsChanged)
     def _runs_changed(self, message: RunsChanged) -> None:

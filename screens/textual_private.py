@@ -1,13 +1,14 @@
 """Every place the workbench touches a private Textual name, in one module.
 
-Textual's public API does not cover seven things the workbench needs: the screen's binding chain (the
+Textual's public API does not cover eight things the workbench needs: the screen's binding chain (the
 type-ahead decides whether a key may be bound), the footer's "bindings are ready" flag (our footer
 rebuilds once per frame instead of once per signal), the app's print capture (``print`` from Paddle must
 reach our fd capture) and the Linux driver's output file and terminal size (the driver draws on a saved
 terminal fd while fds 1 and 2 are captured), the app's driver (a bell or a notification escape
 written in order with the frames, :func:`write_to_terminal`), the screens' stylesheet counter (a mode's
-new screen would otherwise restyle the whole app twice, :func:`mark_styles_current`), and whether the app
-holds its updates (a screen then renders nothing, :func:`updates_held`). Each is reached through a
+new screen would otherwise restyle the whole app twice, :func:`mark_styles_current`), whether the app
+holds its updates (a screen then renders nothing, :func:`updates_held`), and a data table's render counter
+(its caches outlive a change of column widths, :func:`renew_table_renders`). Each is reached through a
 function here, and the classes that override a private hook name it in :data:`OVERRIDDEN_HOOKS`.
 ``tests/unit/test_textual_private.py`` checks every name in :data:`PRIVATE_NAMES` and
 :data:`OVERRIDDEN_HOOKS` against the installed Textual, so an upgrade that renames one fails loudly there
@@ -24,7 +25,7 @@ from textual.binding import BindingsMap
 from textual.dom import DOMNode
 from textual.drivers.linux_driver import LinuxDriver
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import DataTable, Footer
 
 PRIVATE_NAMES: Final[tuple[tuple[type, str], ...]] = (
     (Screen, "_binding_chain"),
@@ -36,6 +37,7 @@ PRIVATE_NAMES: Final[tuple[tuple[type, str], ...]] = (
     (App, "_css_update_count"),
     (Screen, "_css_update_count"),
     (App, "_batch_count"),
+    (DataTable, "_update_count"),
 )
 """Private attributes read or written through this module: (the Textual class, the name)."""
 
@@ -47,6 +49,8 @@ OVERRIDDEN_HOOKS: Final[tuple[tuple[str, str, str], ...]] = (
     ("textual.drivers.linux_driver", "LinuxDriver", "_get_terminal_size"),
     # WorkbenchScreen: nothing drawn while the app holds its updates (start-up, a mode switch's pause)
     ("textual.screen", "Screen", "_compositor_refresh"),
+    # MeasuredTable: a change of measured column widths renews the table's cached renderings
+    ("textual.widgets", "DataTable", "_update_dimensions"),
 )
 """Private methods our subclasses override: (Textual module, class, method), as names so that this
 module does not import the text area on the start path."""
@@ -91,6 +95,16 @@ def updates_held(app: App[Any]) -> bool:
     """Whether the app holds its updates now (``App.batch_update``, its start-up, the pause after a mode
     switch): Textual's ``App._display`` drops a frame drawn meanwhile, and redraws the screen after."""
     return app._batch_count > 0
+
+
+def renew_table_renders(table: DataTable[Any]) -> None:
+    """Make ``table`` render every cell, row and line anew at the next frame.
+
+    ``DataTable`` keys those caches on its update counter (what ``add_row`` and a resize move), not on
+    the column widths; moving the counter is how the table itself invalidates them.
+    """
+    table._update_count += 1
+    table.refresh()
 
 
 def mark_styles_current(app: App[Any], screen: Screen[Any]) -> None:

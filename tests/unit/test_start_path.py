@@ -100,12 +100,11 @@ runpy.run_module("workbench", run_name="__main__", alter_sys=True)
 """
 
 
-def test_the_first_frame_waits_for_no_worker_but_the_run_list(tmp_path: Path) -> None:
-    """Little competes with the home screen's first frame (docs/architecture.md, "Budgets"): the path
-    dashboard, the theme check, the mode screens' code and Paddle are read in workers that start after
-    the frame is on the terminal, so it holds neither their threads nor what they import (the
-    checklist's pydantic models); only the run list (a light read) is asked for before. A command line
-    of global options starts the TUI without click."""
+def test_the_first_frame_waits_for_no_worker(tmp_path: Path) -> None:
+    """Nothing competes with the home screen's first frame (docs/architecture.md, "Budgets"): the run
+    list, the path dashboard, the theme check, the mode screens' code and Paddle are read in workers that
+    start after the frame is on the terminal, so it holds neither their threads nor what they import
+    (the checklist's pydantic models). A command line of global options starts the TUI without click."""
     import json
 
     from tests.ui.pty_harness import run_in_pty
@@ -122,4 +121,4 @@ def test_the_first_frame_waits_for_no_worker_but_the_run_list(tmp_path: Path) ->
     code, _ = run_in_pty(argv, env=env, timeout=60, on_output=on_output)
     assert code == 0
     first = json.loads(report.read_text(encoding="utf-8"))
-    assert set(first["workers"]) <= {"worker.runs_list"} and first["loaded"] == [], first
+    assert first["workers"] == [] and first["loaded"] == [], first
