@@ -256,7 +256,7 @@ class RunsScreen(WorkbenchScreen):
         # After the first frame: the checklist's code (and pydantic, through it) loads in this worker.
         # Asked through the app: a screen's own callbacks run at its first idle, which at start-up
         # comes before the first frame is drawn.
-        self.app.call_after_refresh(lambda: self._read_path(self.wb.requests.new("path")))
+        self.wb.call_after_start(lambda: self._read_path(self.wb.requests.new("path")))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="path", description="worker.path")
     def _read_path(self, request: int) -> None:
