@@ -40,6 +40,12 @@ if TYPE_CHECKING:
     from workbench.runs import RunSummary
 
 
+message = dataclass(repr=False, eq=False)
+"""How every message here is declared: a dataclass with only its ``__init__`` generated. Messages are
+compared by identity and shown by Textual's own repr; a generated ``__eq__`` and ``__repr__`` per class
+cost ~0.1 ms each at import, and this module loads before the app's first frame."""
+
+
 def worker_title(worker: Worker[Any]) -> str:
     """What failed, in the user's language: the worker's description (a catalog key) translated."""
     description = worker.description or ""
@@ -70,7 +76,7 @@ class Requests:
         return self._latest.get(message.request_kind, 0) == message.request
 
 
-@dataclass
+@message
 class WorkerResult(Message, bubble=False):
     """The base of every worker's final message; ``request`` is :class:`Requests`' number.
 
@@ -91,18 +97,18 @@ class WorkerResult(Message, bubble=False):
 # -- runs ----------------------------------------------------------------------------------------
 
 
-@dataclass
+@message
 class RunsChanged(Message, bubble=False):
     """Something added or changed runs in the workspace (a demo seeded, a run started): re-list."""
 
 
-@dataclass
+@message
 class RunsListed(WorkerResult):
     runs: list[RunSummary] = field(default_factory=list)
     kind: ClassVar[str] = "runs-list"
 
 
-@dataclass
+@message
 class PathRead(WorkerResult):
     """The path dashboard's steps (:func:`workbench.verify.path.path_steps`), read off the UI thread."""
 
@@ -110,7 +116,7 @@ class PathRead(WorkerResult):
     kind: ClassVar[str] = "path"
 
 
-@dataclass
+@message
 class VerifyDone(WorkerResult):
     """``verify`` ran (and stored its report) from the home screen; ``ok`` is its verdict."""
 
@@ -121,14 +127,14 @@ class VerifyDone(WorkerResult):
     kind: ClassVar[str] = "verify"
 
 
-@dataclass
+@message
 class RunDetailRead(WorkerResult):
     run_id: str = ""
     text: str = ""
     kind: ClassVar[str] = "run-detail"
 
 
-@dataclass
+@message
 class DatasetChecked(WorkerResult):
     """The dataset linter's report on a run's dataset, as panel text."""
 
@@ -137,13 +143,13 @@ class DatasetChecked(WorkerResult):
     kind: ClassVar[str] = "run-detail"
 
 
-@dataclass
+@message
 class RunAttached(WorkerResult):
     job: Job | None = None
     kind: ClassVar[str] = "attach"
 
 
-@dataclass
+@message
 class OverlayLoaded(WorkerResult):
     """A run read from disk to overlay in the monitor; its request kind is ``overlay:<run id>`` (one
     request kind per run, so loading several at once drops none of them, and unticking one drops its
@@ -161,7 +167,7 @@ class OverlayLoaded(WorkerResult):
         return f"{self.kind}:{self.run_id}"
 
 
-@dataclass
+@message
 class RunDocRead(WorkerResult):
     """A followed run's ``run.yaml`` (config and environment, for the overview pane), read off the UI thread."""
 
@@ -170,7 +176,7 @@ class RunDocRead(WorkerResult):
     kind: ClassVar[str] = "overview"
 
 
-@dataclass
+@message
 class ConfigCopyWritten(WorkerResult):
     """The overview's "copy config" wrote ``<run>/config.copy.yaml`` (``path``), or could not (``error``)."""
 
@@ -179,7 +185,7 @@ class ConfigCopyWritten(WorkerResult):
     kind: ClassVar[str] = "config-copy"
 
 
-@dataclass
+@message
 class LogTailRead(WorkerResult):
     """What the followed run's log gained since the last read (whole lines), read off the UI thread."""
 
@@ -187,7 +193,7 @@ class LogTailRead(WorkerResult):
     kind: ClassVar[str] = "monitor-log"
 
 
-@dataclass
+@message
 class CompareRunsListed(WorkerResult):
     """The runs sidebar's list: every run with its task and tags (:func:`workbench.compare_runs.list_entries`)."""
 
@@ -198,33 +204,33 @@ class CompareRunsListed(WorkerResult):
 # -- training and the app ------------------------------------------------------------------------
 
 
-@dataclass
+@message
 class TrainingStarted(WorkerResult):
     job: Job | None = None
     kind: ClassVar[str] = "train"
 
 
-@dataclass
+@message
 class TrainingRefused(WorkerResult):
     title: str = ""
     details: str = ""
     kind: ClassVar[str] = "train"
 
 
-@dataclass
+@message
 class PaddleLoaded(WorkerResult):
     state: str = "missing"
     version: str = ""
     kind: ClassVar[str] = "paddle"
 
 
-@dataclass
+@message
 class DemoSeeded(WorkerResult):
     seeded: bool = False
     kind: ClassVar[str] = "demo"
 
 
-@dataclass
+@message
 class JobsStopped(WorkerResult):
     """The runs were asked to stop and waited for (bounded); ``stopped`` describes each one."""
 
@@ -235,7 +241,7 @@ class JobsStopped(WorkerResult):
 # -- environment ---------------------------------------------------------------------------------
 
 
-@dataclass
+@message
 class FindingArrived(WorkerResult):
     """One check finished (several per worker: streamed while the others still run)."""
 
@@ -243,25 +249,25 @@ class FindingArrived(WorkerResult):
     kind: ClassVar[str] = "envcheck"
 
 
-@dataclass
+@message
 class ProbeFinished(WorkerResult):
     result: ProbeResult | None = None
     kind: ClassVar[str] = "envcheck"
 
 
-@dataclass
+@message
 class ChecksFinished(WorkerResult):
     duration_s: float = 0.0
     kind: ClassVar[str] = "envcheck"
 
 
-@dataclass
+@message
 class SystemSampled(WorkerResult):
     snapshot: SystemSnapshot | None = None
     kind: ClassVar[str] = "envcheck-system"
 
 
-@dataclass
+@message
 class ReportExported(WorkerResult):
     path: Path | None = None
     note: str = ""
@@ -272,13 +278,13 @@ class ReportExported(WorkerResult):
 # -- inference parity ----------------------------------------------------------------------------
 
 
-@dataclass
+@message
 class CheckpointsListed(WorkerResult):
     rows: list[tuple[str, int]] = field(default_factory=list)
     kind: ClassVar[str] = "compare-list"
 
 
-@dataclass
+@message
 class CompareProgressed(WorkerResult):
     """A stage of a running comparison (several per worker)."""
 
@@ -286,14 +292,14 @@ class CompareProgressed(WorkerResult):
     kind: ClassVar[str] = "compare-run"
 
 
-@dataclass
+@message
 class CompareFinished(WorkerResult):
     doc: dict[str, Any] | None = None
     error: str = ""
     kind: ClassVar[str] = "compare-run"
 
 
-@dataclass
+@message
 class LoadtestProgressed(WorkerResult):
     """A stage of serve + load test from the compare screen (several per worker)."""
 
@@ -301,7 +307,7 @@ class LoadtestProgressed(WorkerResult):
     kind: ClassVar[str] = "compare-loadtest"
 
 
-@dataclass
+@message
 class LoadtestFinished(WorkerResult):
     doc: dict[str, Any] | None = None
     histogram: list[tuple[float, float, int]] = field(default_factory=list)
@@ -309,7 +315,7 @@ class LoadtestFinished(WorkerResult):
     kind: ClassVar[str] = "compare-loadtest"
 
 
-@dataclass
+@message
 class FlowProbed(WorkerResult):
     """A wizard probe ran (the walk moved on); ``evidence`` is what it saw."""
 
@@ -317,7 +323,7 @@ class FlowProbed(WorkerResult):
     kind: ClassVar[str] = "wizard-probe"
 
 
-@dataclass
+@message
 class PasteDiagnosed(WorkerResult):
     """The wizard's pasted error was diagnosed (``doc`` is ``Diagnosis.to_dict()``), or could not be read."""
 
@@ -327,7 +333,7 @@ class PasteDiagnosed(WorkerResult):
     kind: ClassVar[str] = "wizard-diagnose"
 
 
-@dataclass
+@message
 class WizardExported(WorkerResult):
     """The wizard's findings were written to a report file (or could not be: ``error``)."""
 
