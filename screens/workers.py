@@ -30,6 +30,10 @@ from textual.worker import Worker
 
 from workbench.i18n import catalog, t
 
+# Every message here is a dataclass with only its ``__init__`` generated (``repr=False, eq=False``):
+# messages are compared by identity and shown by Textual's own repr, and a generated ``__eq__`` and
+# ``__repr__`` per class cost ~0.1 ms each at import, before the app's first frame.
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -38,12 +42,6 @@ if TYPE_CHECKING:
     from workbench.metric_store import MetricStore
     from workbench.runner import Job
     from workbench.runs import RunSummary
-
-
-message = dataclass(repr=False, eq=False)
-"""How every message here is declared: a dataclass with only its ``__init__`` generated. Messages are
-compared by identity and shown by Textual's own repr; a generated ``__eq__`` and ``__repr__`` per class
-cost ~0.1 ms each at import, and this module loads before the app's first frame."""
 
 
 def worker_title(worker: Worker[Any]) -> str:
@@ -76,7 +74,7 @@ class Requests:
         return self._latest.get(message.request_kind, 0) == message.request
 
 
-@message
+@dataclass(repr=False, eq=False)
 class WorkerResult(Message, bubble=False):
     """The base of every worker's final message; ``request`` is :class:`Requests`' number.
 
@@ -97,18 +95,18 @@ class WorkerResult(Message, bubble=False):
 # -- runs ----------------------------------------------------------------------------------------
 
 
-@message
+@dataclass(repr=False, eq=False)
 class RunsChanged(Message, bubble=False):
     """Something added or changed runs in the workspace (a demo seeded, a run started): re-list."""
 
 
-@message
+@dataclass(repr=False, eq=False)
 class RunsListed(WorkerResult):
     runs: list[RunSummary] = field(default_factory=list)
     kind: ClassVar[str] = "runs-list"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class PathRead(WorkerResult):
     """The path dashboard's steps (:func:`workbench.verify.path.path_steps`), read off the UI thread."""
 
@@ -116,7 +114,7 @@ class PathRead(WorkerResult):
     kind: ClassVar[str] = "path"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class VerifyDone(WorkerResult):
     """``verify`` ran (and stored its report) from the home screen; ``ok`` is its verdict."""
 
@@ -127,14 +125,14 @@ class VerifyDone(WorkerResult):
     kind: ClassVar[str] = "verify"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class RunDetailRead(WorkerResult):
     run_id: str = ""
     text: str = ""
     kind: ClassVar[str] = "run-detail"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class DatasetChecked(WorkerResult):
     """The dataset linter's report on a run's dataset, as panel text."""
 
@@ -143,13 +141,13 @@ class DatasetChecked(WorkerResult):
     kind: ClassVar[str] = "run-detail"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class RunAttached(WorkerResult):
     job: Job | None = None
     kind: ClassVar[str] = "attach"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class OverlayLoaded(WorkerResult):
     """A run read from disk to overlay in the monitor; its request kind is ``overlay:<run id>`` (one
     request kind per run, so loading several at once drops none of them, and unticking one drops its
@@ -167,7 +165,7 @@ class OverlayLoaded(WorkerResult):
         return f"{self.kind}:{self.run_id}"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class RunDocRead(WorkerResult):
     """A followed run's ``run.yaml`` (config and environment, for the overview pane), read off the UI thread."""
 
@@ -176,7 +174,7 @@ class RunDocRead(WorkerResult):
     kind: ClassVar[str] = "overview"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class ConfigCopyWritten(WorkerResult):
     """The overview's "copy config" wrote ``<run>/config.copy.yaml`` (``path``), or could not (``error``)."""
 
@@ -185,7 +183,7 @@ class ConfigCopyWritten(WorkerResult):
     kind: ClassVar[str] = "config-copy"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class LogTailRead(WorkerResult):
     """What the followed run's log gained since the last read (whole lines), read off the UI thread."""
 
@@ -193,7 +191,7 @@ class LogTailRead(WorkerResult):
     kind: ClassVar[str] = "monitor-log"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class CompareRunsListed(WorkerResult):
     """The runs sidebar's list: every run with its task and tags (:func:`workbench.compare_runs.list_entries`)."""
 
@@ -204,33 +202,33 @@ class CompareRunsListed(WorkerResult):
 # -- training and the app ------------------------------------------------------------------------
 
 
-@message
+@dataclass(repr=False, eq=False)
 class TrainingStarted(WorkerResult):
     job: Job | None = None
     kind: ClassVar[str] = "train"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class TrainingRefused(WorkerResult):
     title: str = ""
     details: str = ""
     kind: ClassVar[str] = "train"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class PaddleLoaded(WorkerResult):
     state: str = "missing"
     version: str = ""
     kind: ClassVar[str] = "paddle"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class DemoSeeded(WorkerResult):
     seeded: bool = False
     kind: ClassVar[str] = "demo"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class JobsStopped(WorkerResult):
     """The runs were asked to stop and waited for (bounded); ``stopped`` describes each one."""
 
@@ -241,7 +239,7 @@ class JobsStopped(WorkerResult):
 # -- environment ---------------------------------------------------------------------------------
 
 
-@message
+@dataclass(repr=False, eq=False)
 class FindingArrived(WorkerResult):
     """One check finished (several per worker: streamed while the others still run)."""
 
@@ -249,25 +247,25 @@ class FindingArrived(WorkerResult):
     kind: ClassVar[str] = "envcheck"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class ProbeFinished(WorkerResult):
     result: ProbeResult | None = None
     kind: ClassVar[str] = "envcheck"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class ChecksFinished(WorkerResult):
     duration_s: float = 0.0
     kind: ClassVar[str] = "envcheck"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class SystemSampled(WorkerResult):
     snapshot: SystemSnapshot | None = None
     kind: ClassVar[str] = "envcheck-system"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class ReportExported(WorkerResult):
     path: Path | None = None
     note: str = ""
@@ -278,13 +276,13 @@ class ReportExported(WorkerResult):
 # -- inference parity ----------------------------------------------------------------------------
 
 
-@message
+@dataclass(repr=False, eq=False)
 class CheckpointsListed(WorkerResult):
     rows: list[tuple[str, int]] = field(default_factory=list)
     kind: ClassVar[str] = "compare-list"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class CompareProgressed(WorkerResult):
     """A stage of a running comparison (several per worker)."""
 
@@ -292,14 +290,14 @@ class CompareProgressed(WorkerResult):
     kind: ClassVar[str] = "compare-run"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class CompareFinished(WorkerResult):
     doc: dict[str, Any] | None = None
     error: str = ""
     kind: ClassVar[str] = "compare-run"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class LoadtestProgressed(WorkerResult):
     """A stage of serve + load test from the compare screen (several per worker)."""
 
@@ -307,7 +305,7 @@ class LoadtestProgressed(WorkerResult):
     kind: ClassVar[str] = "compare-loadtest"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class LoadtestFinished(WorkerResult):
     doc: dict[str, Any] | None = None
     histogram: list[tuple[float, float, int]] = field(default_factory=list)
@@ -315,7 +313,7 @@ class LoadtestFinished(WorkerResult):
     kind: ClassVar[str] = "compare-loadtest"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class FlowProbed(WorkerResult):
     """A wizard probe ran (the walk moved on); ``evidence`` is what it saw."""
 
@@ -323,7 +321,7 @@ class FlowProbed(WorkerResult):
     kind: ClassVar[str] = "wizard-probe"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class PasteDiagnosed(WorkerResult):
     """The wizard's pasted error was diagnosed (``doc`` is ``Diagnosis.to_dict()``), or could not be read."""
 
@@ -333,7 +331,7 @@ class PasteDiagnosed(WorkerResult):
     kind: ClassVar[str] = "wizard-diagnose"
 
 
-@message
+@dataclass(repr=False, eq=False)
 class WizardExported(WorkerResult):
     """The wizard's findings were written to a report file (or could not be: ``error``)."""
 
