@@ -3,6 +3,7 @@ hanging probes cut off at their time limit, and findings that stream before slow
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import threading
@@ -11,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from workbench.envcheck import (
@@ -245,6 +247,95 @@ def test_a_probe_that_raises_is_a_failed_finding_not_a_crash() -> None:
     by_id = {f.id: f for f in report.findings}
     assert by_id["a"].status == "fail" and "disk on fire" in by_id["a"].summary
     assert by_id["c"].status == "fail"  # a rule needing an undefined probe says so
+
+
+# --------------------------------------------------------------------------- the Paddle probes' shared child
+
+SHARED_RULES = ["tensor_op", "run_check.static", "run_check.dygraph"]
+"""Rules whose probes are the four that share a child: paddle, tensor_op and the two run_check stages."""
+
+
+def _pid_paddle(root: Path, tensor: str = "pass") -> tuple[dict[str, str], Path]:
+    """A fake ``paddle`` that writes the pid of each process importing it to a file; ``to_tensor`` does
+    ``tensor``: ``pass`` (returns its input), ``segv`` (the process dies of SIGSEGV) or ``hang``.
+    Returns the environment that puts it first and the pid file."""
+    (root / "paddle").mkdir(parents=True)
+    pids = root / "pids"
+    (root / "paddle" / "__init__.py").write_text(
+        "import os, signal, time\n"
+        "with open(os.environ['FAKE_PADDLE_PIDS'], 'a') as fh:\n    fh.write(f'{os.getpid()}\\n')\n"
+        "__version__ = '3.3.1'\n"
+        "def to_tensor(value):\n"
+        f"    if {tensor!r} == 'segv':\n        os.kill(os.getpid(), signal.SIGSEGV)\n"
+        f"    if {tensor!r} == 'hang':\n        time.sleep(600)\n"
+        "    return value\n"
+    )
+    return _env(PYTHONPATH=str(root), FAKE_PADDLE_PIDS=str(pids)), pids
+
+
+def _pids(path: Path) -> list[int]:
+    return [int(line) for line in path.read_text().split()]
+
+
+def test_the_paddle_probes_import_paddle_once_per_check(tmp_path: Path) -> None:
+    env, pids = _pid_paddle(tmp_path / "fake")
+    report = run_checks(context=ProbeContext(env=env, workspace=tmp_path), only=SHARED_RULES, timeout_s=60)
+    assert len(_pids(pids)) == 1  # one child imported it for all four probes
+    assert report.facts.data("paddle")["import_ok"] and report.facts.data("paddle")["version"] == "3.3.1"
+    # Each probe got its own document: the fake has no install_check, no tensor add.
+    assert report.facts.data("run_check.static")["import_failed"]
+    assert report.facts.data("run_check.dygraph")["import_failed"]
+    assert report.facts["tensor_op"].ok and report.facts.data("tensor_op")["ok"] is False
+    assert {f.id for f in report.findings} == set(SHARED_RULES)
+
+
+def test_a_probe_that_crashes_the_shared_child_is_reported_as_alone_and_the_rest_run_alone(
+    tmp_path: Path,
+) -> None:
+    env, pids = _pid_paddle(tmp_path / "fake", tensor="segv")
+    alone = run_checks(context=ProbeContext(env=env, workspace=tmp_path), only=["tensor_op"], timeout_s=60)
+    pids.unlink()  # (one rule, one Paddle probe beside ``paddle``: two children, nothing shared)
+    report = run_checks(context=ProbeContext(env=env, workspace=tmp_path), only=SHARED_RULES, timeout_s=60)
+    crashed = report.facts["tensor_op"]
+    assert crashed.error is not None and "SIGSEGV" in crashed.error
+    assert crashed.error == alone.facts["tensor_op"].error
+    finding = next(f for f in report.findings if f.id == "tensor_op")
+    assert finding.status == "fail" and "SIGSEGV" in finding.summary
+    # The shared child delivered ``paddle`` and died in ``tensor_op``; then tensor_op and both stages
+    # each ran in a child of its own (four imports in all), and the stages still have their facts.
+    assert len(set(_pids(pids))) == 4
+    assert report.facts.data("paddle")["import_ok"]
+    assert report.facts.data("run_check.static")["import_failed"]
+    assert report.facts.data("run_check.dygraph")["import_failed"]
+
+
+def test_a_probe_that_hangs_the_shared_child_times_out_and_the_rest_run_alone(tmp_path: Path) -> None:
+    env, pids = _pid_paddle(tmp_path / "fake", tensor="hang")
+    probes = [dataclasses.replace(p, timeout_s=2.0) if p.name == "tensor_op" else p for p in DEFAULT_PROBES]
+    report = run_checks(
+        probes=probes, context=ProbeContext(env=env, workspace=tmp_path), only=SHARED_RULES, timeout_s=60
+    )
+    hung = report.facts["tensor_op"]
+    assert hung.timed_out and hung.timeout_s == 2.0 and "timed out after 2 s" in (hung.error or "")
+    assert report.facts.data("paddle")["import_ok"]
+    assert report.facts.data("run_check.static")["import_failed"]
+    assert report.facts.data("run_check.dygraph")["import_failed"]
+    assert len(set(_pids(pids))) == 3  # the shared child, then each stage alone
+
+
+def test_cancel_kills_the_shared_child(tmp_path: Path) -> None:
+    env, pids = _pid_paddle(tmp_path / "fake", tensor="hang")
+    cancel = threading.Event()
+    context = ProbeContext(env=env, workspace=tmp_path)
+    worker = threading.Thread(target=lambda: run_checks(context=context, only=SHARED_RULES, cancel=cancel))
+    worker.start()
+    while not (pids.exists() and pids.read_text()):
+        time.sleep(0.05)
+    cancel.set()
+    worker.join(30)
+    assert not worker.is_alive()
+    (pid,) = _pids(pids)
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
 
 
 # --------------------------------------------------------------------------- broken environments, for real

@@ -7,7 +7,8 @@ just the probes that rule needs.
 Each probe runs on its own **daemon** thread rather than a pool: a probe stuck in an uninterruptible
 call (a dead NFS mount under the workspace) must not keep the process alive at exit. Probes in child
 processes honour their time limit themselves; the engine adds a watchdog for the rest, so a hung probe
-is always reported as timed out on time and the check always ends.
+is always reported as timed out on time and the check always ends. The probes that import Paddle share
+one child per run (:mod:`workbench.envcheck.shared`): one import instead of one per probe.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from workbench.envcheck.facts import Facts, Finding, ProbeResult, severity
 from workbench.envcheck.isolate import ProbeCancelled, ProbeTimeout, format_seconds
 from workbench.envcheck.probes import DEFAULT_PROBES, Probe, ProbeContext
 from workbench.envcheck.rules import Rule, default_rules
+from workbench.envcheck.shared import SharedChild
 from workbench.i18n import t
 
 # The whole check run's bound, for ``check --timeout`` and the Environment screen alike.
@@ -157,6 +159,19 @@ def run_checks(
         base = dataclasses.replace(base, cancel=cancel)
     cancel_event = base.cancel
     chosen, needed = select(default_rules() if rules is None else rules, probes, only)
+    sections = [(probe.name, probe.shared_script) for probe in needed if probe.shared_script is not None]
+    if len(sections) > 1:  # one Paddle import for all of them (a single probe gains nothing)
+        base = dataclasses.replace(
+            base,
+            shared=SharedChild(
+                sections,
+                python=base.python,
+                env=base.env,
+                cancel=cancel_event,
+                cwd=base.cwd,
+                background=base.background,
+            ),
+        )
     wall_start, start = time.time(), time.monotonic()
     deadline = start + timeout_s if timeout_s is not None else None
 
@@ -254,6 +269,9 @@ def run_checks(
         cancel_event.set()
         _join_all(threads, CANCEL_GRACE_S)
         raise
+    finally:
+        if base.shared is not None:
+            base.shared.close(CANCEL_GRACE_S)
     if cancelled:
         _join_all(threads, CANCEL_GRACE_S)
 

@@ -31,6 +31,7 @@ from workbench.envcheck.facts import Facts
 from workbench.envcheck.isolate import ProbeError, run_python
 from workbench.envcheck.nvidia import query_nvidia_smi
 from workbench.envcheck.precision import CPU_PRECISION_FLAGS
+from workbench.envcheck.shared import SharedChild
 from workbench.runs import resolve_workspace
 from workbench.startenv import startup_environment
 
@@ -48,9 +49,15 @@ class ProbeContext:
     background: bool = False
     """Run the probe children at a low CPU priority (:data:`workbench.isolate.BACKGROUND_NICE`): the TUI
     sets it, so checks started by visiting a screen leave the CPU to the UI and to a run training."""
+    shared: SharedChild | None = None
+    """The child the Paddle probes of this check share (the engine sets it): a script it covers runs
+    there, not in a child of its own."""
 
     def run_script(self, code: str) -> dict[str, Any]:
-        """Run probe ``code`` in a child of :attr:`python` within :attr:`timeout_s`."""
+        """Run probe ``code`` in a child of :attr:`python` within :attr:`timeout_s` (the shared child's
+        part of it when :attr:`shared` covers ``code``)."""
+        if self.shared is not None and self.shared.covers(code):
+            return self.shared.run(code, timeout_s=self.timeout_s, cancel=self.cancel)
         return run_python(
             code,
             python=self.python,
@@ -73,6 +80,9 @@ class Probe:
     run: ProbeFunction
     timeout_s: float = 30.0
     after: tuple[str, ...] = ()
+    shared_script: str | None = None
+    """The child script ``run`` runs, for a probe that imports Paddle and nothing riskier: the probes of
+    one check that have one run their scripts in turn in one child (:class:`SharedChild`)."""
 
 
 # --------------------------------------------------------------------------- in-process probes
@@ -332,16 +342,30 @@ def probe_libraries(ctx: ProbeContext, facts: Facts) -> Mapping[str, Any]:
 
 # --------------------------------------------------------------------------- the default set
 
+# The Paddle probes share one child per check (``shared_script``), in this order: ``paddle`` first, so
+# its ``import_seconds`` measures the import. The multi-device stage keeps a child of its own (it starts
+# processes of its own), as do the probes that load driver libraries.
 # Time limits: importing Paddle takes 2-3 s warm but can take much longer cold on network file systems;
-# the run_check stages import it too and then build and run a small network.
+# each limit counts from the check's start, so a probe's covers the parts of the shared child before its
+# own (the import among them); the run_check stages build and run a small network.
 DEFAULT_PROBES: tuple[Probe, ...] = (
     Probe("interpreter", probe_interpreter, timeout_s=20.0),
     Probe("environment", probe_environment, timeout_s=5.0),
     Probe("system", probe_system, timeout_s=10.0),
-    Probe("paddle", probe_paddle, timeout_s=60.0),
-    Probe("tensor_op", probe_tensor_op, timeout_s=60.0),
-    Probe("run_check.static", _run_check_stage("static"), timeout_s=90.0),
-    Probe("run_check.dygraph", _run_check_stage("dygraph"), timeout_s=90.0),
+    Probe("paddle", probe_paddle, timeout_s=60.0, shared_script=scripts.PADDLE),
+    Probe("tensor_op", probe_tensor_op, timeout_s=60.0, shared_script=scripts.TENSOR_OP),
+    Probe(
+        "run_check.static",
+        _run_check_stage("static"),
+        timeout_s=90.0,
+        shared_script=scripts.run_check_stage("static"),
+    ),
+    Probe(
+        "run_check.dygraph",
+        _run_check_stage("dygraph"),
+        timeout_s=90.0,
+        shared_script=scripts.run_check_stage("dygraph"),
+    ),
     Probe("run_check.parallel", probe_run_check_parallel, timeout_s=120.0, after=("paddle",)),
     Probe("driver", probe_driver, timeout_s=15.0),
     Probe("libraries", probe_libraries, timeout_s=20.0),

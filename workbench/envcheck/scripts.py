@@ -420,3 +420,38 @@ for lib, names in CANDIDATES.items():
 _emit({"libraries": libs, "pip_lib_dirs": pip_dirs})
 """
 )
+
+SECTION = "@@paddle-workbench-probe@@"
+"""Start of a line the shared child prints before and after each probe script (see :func:`in_turn`)."""
+
+_IN_TURN = r"""
+import json, os, sys, traceback
+# One output stream: the parent splits it into each probe's part by the section lines (glog writes to
+# fd 2 directly, so Python-level redirection would miss it).
+os.dup2(1, 2)
+def _section(**mark):
+    sys.stdout.write("\n" + SECTION + json.dumps(mark) + "\n")
+    sys.stdout.flush()
+for _name, _code in json.loads(SECTIONS):
+    _section(begin=_name)
+    try:
+        exec(compile(_code, "<probe " + _name + ">", "exec"), {"__name__": "__main__"})
+    except SystemExit:
+        pass
+    except BaseException:
+        traceback.print_exc()
+    _section(end=_name)
+sys.stdout.flush()
+os._exit(0)  # every part is delivered: the parent waits on nothing Paddle's teardown would do
+"""
+
+
+def in_turn(sections: list[tuple[str, str]]) -> str:
+    """One script that runs the probe scripts ``sections`` (name, code) in turn in one interpreter.
+
+    Each runs in a namespace of its own between a ``begin`` and an ``end`` :data:`SECTION` line, so the
+    parent knows which probe a document belongs to and which probe was running when the child died; a
+    script that exits or raises ends its section without a document and the next one starts.
+    """
+    head = f"SECTION = {SECTION!r}\nSECTIONS = {json.dumps(json.dumps(sections))}\n"
+    return head + _IN_TURN
