@@ -18,6 +18,7 @@ from workbench.cli.diagnose import print_diagnosis
 from workbench.i18n import current_language, set_language
 from workbench.troubleshoot import similar
 from workbench.troubleshoot.diagnose import diagnose_text, similar_lines
+from workbench.troubleshoot.reading import read_log
 from workbench.troubleshoot.signatures import SIGNATURES
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "diagnose_corpus"
@@ -183,3 +184,49 @@ def test_the_wizards_export_shows_similar_reports_after_the_reading(tmp_path: Pa
     text = write_findings(tmp_path, "paste", None, doc, redact=True).read_text(encoding="utf-8")
     assert text.index("no known cause") < text.index("similar public reports")
     assert "looks like Paddle2ONNX#558 (https://github.com/PaddlePaddle/Paddle2ONNX/issues/558)" in text
+
+
+def test_words_leave_out_what_differs_between_two_users_copies_of_one_failure() -> None:
+    """Install paths, addresses and version digits say where and which build, not what failed."""
+    linux = "ImportError: /home/USER/anaconda3/lib/python3.9/site-packages/paddle/fluid/core_avx.so: undefined symbol at 0x7f3a2c"
+    windows = r"ImportError: C:\Users\USER\miniconda3\Lib\site-packages\paddle\fluid\core_avx.so: undefined symbol at 0x55d0"
+    assert (
+        similar.words(linux) == similar.words(windows) == ["importerror", "core_avx", "undefined", "symbol"]
+    )
+    assert similar.words("cublas64_112.dll needs GLIBCXX_3.4.29") == ["cublas", "dll", "needs", "glibcxx"]
+    assert {similar.library_stem(n) for n in ("libcudnn.so.8", "cudnn64_8.dll", "libcudnn.so")} == {"cudnn"}
+    assert similar.library_stem("libGL.so.1") == "gl" and similar.library_stem("cublas64_112.dll") == "cublas"
+
+
+def test_a_windows_loader_error_resembles_the_reports_of_the_same_library() -> None:
+    """Paddle#38663: Windows cannot load ``cublas64_112.dll``. The reports of ``libcublas.so`` on Linux
+    (a stem, ``lib:cublas``, counted more than the loader's wording that every library shares) are the
+    closest cause, not those of other libraries with the same wording."""
+    log = _log("Paddle-38663.log")
+    assert log.expected == ("libraries.cublas",)
+    found = similar.similar_reports(log.body, read_log(log.body), leave_out=(log.headers["source"],))
+    assert found[0].id == "libraries.cublas"
+
+
+def test_every_cause_a_similar_report_established_gets_its_vote() -> None:
+    """A thread may establish two causes (a version mismatch that shows as a missing attribute): both
+    are offered, each with that report."""
+    line = "AttributeError: 'ParallelEnv' object has no attribute '_device_id'"
+    reports = [
+        similar.Report(
+            "https://github.com/o/r/issues/1",
+            ("versions.kit_paddle_mismatch", "device.cpu_build"),
+            (line,),
+            (),
+        ),
+        similar.Report(
+            "https://github.com/o/r/issues/2", ("data.label_out_of_range",), ("KeyError: 'label'",), ()
+        ),
+    ]
+    found = similar.rank(similar.ReportIndex(reports), similar.tokens_of([line], []))
+    assert [s.id for s in found] == ["versions.kit_paddle_mismatch", "device.cpu_build"]
+    assert {s.where for s in found} == {"r#1"} and found[0].similarity == found[1].similarity
+    skipped = similar.rank(
+        similar.ReportIndex(reports), similar.tokens_of([line], []), skip={"versions.kit_paddle_mismatch"}
+    )
+    assert [s.id for s in skipped] == ["device.cpu_build"]

@@ -12,19 +12,29 @@ The method is nearest neighbours over TF-IDF vectors, cosine similarity:
 
 - **What a log is reduced to** (:func:`report_lines`, :func:`fact_tokens`): its non-frame lines — the last
   :data:`TAIL_LINES` and every line that reads like an error (``error``, ``cannot``, ``not found``, …) —
-  plus the structured reading's final exception (type, message words; counted twice: it says most about
-  the cause), errno names, library names and kits. Words are ASCII identifiers of 3+ characters and runs
-  of Chinese characters, lower-cased, common words dropped, with each pair of neighbouring words as a
-  token too.
-- **Ranking**: the :data:`NEIGHBOURS` most similar reports at or above :data:`MIN_SIMILARITY`; each
-  signature id they established scores the sum of their similarities; the best report of each id is
-  the one shown ("looks like PaddleOCR#123").
+  plus the structured reading's final exception (type, message words and each pair of neighbouring
+  message words; counted :data:`EXCEPTION_WEIGHT` times: it says most about the cause), errno names,
+  the stems of the libraries a loader could not find (``libcudnn.so.8`` and ``cudnn64_8.dll`` are both
+  ``lib:cudnn``; counted :data:`LIBRARY_WEIGHT` times: the loader's wording is the same for every
+  library, the name is what tells the causes apart) and kits.
+- **Words** (:func:`words`) are ASCII identifiers and runs of Chinese characters, lower-cased, with what
+  differs between two users' copies of the same failure taken out: hexadecimal addresses dropped, a path
+  cut to its last part (``/home/USER/envs/p/lib/python3.9/site-packages/paddle/fluid/core_avx.so`` reads
+  as ``core_avx.so``: the directories say where a user installed things, not what failed), digits
+  dropped (``python3``, ``cublas64_112``, ``GLIBCXX_3.4.29`` read as ``python``, ``cublas``,
+  ``glibcxx``); words shorter than 3 characters and common words dropped.
+- **Ranking** (:func:`rank`): the :data:`NEIGHBOURS` most similar reports at or above
+  :data:`MIN_SIMILARITY` vote for every signature id their threads established (not only the first);
+  an id scores the sum of the similarities of the reports that voted for it, so a cause several close
+  reports share outranks one lone report; the most similar report of each id is the one shown ("looks
+  like PaddleOCR#123").
 
 Bounded time: a log is reduced from its last :data:`WINDOW_CHARS` characters, each line cut to
 :data:`LINE_CHARS` and at most :data:`MAX_ERROR_LINES` error lines kept, so a query costs the same on a
-1 MB line as on a short log. The two patterns run on Python's ``re`` (16 times faster than RE2's
-``findall`` per call here, which matters on many short lines): a run of one character class and an
-alternation of literals, neither of which can backtrack, on text already cut to that window.
+1 MB line as on a short log. The patterns run on Python's ``re`` (16 times faster than RE2's
+``findall`` per call here, which matters on many short lines): runs of one character class (after a
+literal ``0x`` for addresses) and an alternation of literals, none of which can backtrack, on text
+already cut to that window; paths are cut with string splits, not a pattern.
 Nothing here imports Paddle or Textual.
 """
 
@@ -46,10 +56,10 @@ from workbench.troubleshoot.reading import Reading
 
 DATA = Path(__file__).with_name("similar_reports.json")
 """The exemplars: one entry per ``dev/`` log of the corpus (generated; see the module docstring)."""
-FORMAT = 1
+FORMAT = 2
 """The data file's format number (the build script writes it, :func:`load_reports` checks it)."""
-NEIGHBOURS = 5
-"""Reports that vote for a cause."""
+NEIGHBOURS = 10
+"""Reports that vote (each for every cause its thread established)."""
 MIN_SIMILARITY = 0.15
 """A report less similar than this (cosine of the TF-IDF vectors) is not shown and does not vote."""
 MAX_SHOWN = 3
@@ -65,6 +75,8 @@ MAX_ERROR_LINES = 200
 """Error-like lines kept at most (the last ones)."""
 EXCEPTION_WEIGHT = 2
 """How many times the final exception's tokens count."""
+LIBRARY_WEIGHT = 4
+"""How many times the stem of a library a loader could not find counts."""
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}|[\u4e00-\u9fff]{2,}")
 _ERRORISH = re.compile(
@@ -112,12 +124,37 @@ _STOP = frozenset(
 )
 
 
-def _words(line: str) -> list[str]:
-    return [w for w in (found.lower() for found in _WORD.findall(line)) if w not in _STOP]
+_HEX = re.compile(r"\b0[xX][0-9a-fA-F]+")
+_DIGITS = re.compile(r"[0-9]+")
 
 
-def _with_pairs(words: list[str], prefix: str = "") -> list[str]:
-    return [prefix + w for w in words] + [f"{prefix}{a}+{b}" for a, b in zip(words, words[1:], strict=False)]
+def _plain(line: str) -> str:
+    """``line`` without hexadecimal addresses and with each path (a whitespace-separated part holding
+    ``/`` or ``\\``) cut to its last part; linear in the line's length."""
+    line = _HEX.sub(" ", line)
+    if "/" in line or "\\" in line:
+        line = " ".join(part.rsplit("/", 1)[-1].rsplit("\\", 1)[-1] for part in line.split())
+    return line
+
+
+def words(line: str) -> list[str]:
+    """The words of a line (see the module docstring): lower-cased identifiers and Chinese runs of
+    :func:`_plain` ``line``, digits dropped, then words under 3 characters and common words dropped."""
+    found = (_DIGITS.sub("", w.lower()).strip("_") for w in _WORD.findall(_plain(line)))
+    return [w for w in found if len(w) >= 3 and w not in _STOP]
+
+
+def library_stem(name: str) -> str:
+    """What a library file is, whatever its version and platform: ``libcudnn.so.8``, ``cudnn64_8.dll``
+    → ``cudnn``; ``libGL.so.1`` → ``gl``."""
+    stem = name.split(".", 1)[0].lower()
+    if stem.startswith("lib") and len(stem) > 3:
+        stem = stem[3:]
+    return _DIGITS.sub("", stem).strip("_") or stem
+
+
+def _with_pairs(items: list[str], prefix: str = "") -> list[str]:
+    return [prefix + w for w in items] + [f"{prefix}{a}+{b}" for a, b in zip(items, items[1:], strict=False)]
 
 
 def report_lines(text: str) -> list[str]:
@@ -133,26 +170,33 @@ def report_lines(text: str) -> list[str]:
 
 def fact_tokens(reading: Reading) -> list[str]:
     """Tokens of the structured reading: the final exception (``exc:`` its type, ``m:`` its message's
-    words), errno names, library names, kits."""
+    words and pairs of neighbouring words), errno names, library stems (:func:`library_stem`), kits."""
     tokens: list[str] = []
     final = reading.final
     if final is not None:
         message = final.message[:LINE_CHARS]
-        tokens += ["exc:" + final.short_type] + _with_pairs(_words(message), "m:")
+        tokens += ["exc:" + final.short_type] + _with_pairs(words(message), "m:")
     tokens += ["errno:" + e for e in reading.errnos]
-    tokens += ["lib:" + name for name in reading.libraries]
+    tokens += ["lib:" + library_stem(name) for name in reading.libraries]
     tokens += ["kit:" + kit for kit in reading.kits]
     return tokens
 
 
 def tokens_of(lines: Iterable[str], facts: Iterable[str]) -> Counter[str]:
-    """The token counts of a reduced log (its :func:`report_lines` and :func:`fact_tokens`; the final
-    exception's tokens count :data:`EXCEPTION_WEIGHT` times)."""
+    """The token counts of a reduced log: the :func:`words` of its :func:`report_lines` (single words:
+    the lines hold much besides the failure, and pairs of those words would make unrelated logs alike)
+    and its :func:`fact_tokens` (the final exception's count :data:`EXCEPTION_WEIGHT` times, library
+    stems :data:`LIBRARY_WEIGHT` times)."""
     counts: Counter[str] = Counter()
     for line in lines:
-        counts.update(_with_pairs(_words(line)))
+        counts.update(words(line))
     for fact in facts:
-        counts[fact] += EXCEPTION_WEIGHT if fact.startswith(("exc:", "m:")) else 1
+        if fact.startswith(("exc:", "m:")):
+            counts[fact] += EXCEPTION_WEIGHT
+        elif fact.startswith("lib:"):
+            counts[fact] += LIBRARY_WEIGHT
+        else:
+            counts[fact] += 1
     return counts
 
 
@@ -182,7 +226,7 @@ class Report:
 class SimilarReport:
     """A cause suggested by a similar public report: the signature ``id`` that report's thread
     established, the report's ``source`` URL, how similar the log is (cosine, 0–1) and the score the id
-    got from every report that voted for it."""
+    got from the reports that voted for it (see :func:`rank`)."""
 
     id: str
     source: str
@@ -245,16 +289,19 @@ def rank(
     index: ReportIndex, counts: Counter[str], skip: Collection[str] = (), most: int = MAX_SHOWN
 ) -> list[SimilarReport]:
     """The causes the nearest reports established, best first, leaving out the ids in ``skip`` (the
-    signatures already found); at most ``most``."""
+    signatures already found); at most ``most``. Each of the :data:`NEIGHBOURS` nearest reports at or
+    above :data:`MIN_SIMILARITY` adds its similarity to every cause its thread established (a thread may
+    establish two: a version mismatch that shows as a missing module); an id's report is its most
+    similar one."""
     scores: dict[str, float] = defaultdict(float)
     best: dict[str, tuple[float, Report]] = {}
     for similarity, report in index.nearest(counts):
-        if similarity < MIN_SIMILARITY or not report.expected:
+        if similarity < MIN_SIMILARITY:
             continue
-        cause = report.expected[0]
-        scores[cause] += similarity
-        if cause not in best:
-            best[cause] = (similarity, report)
+        for cause in report.expected:
+            scores[cause] += similarity
+            if cause not in best:
+                best[cause] = (similarity, report)
     ordered = sorted(scores, key=lambda cause: -scores[cause])
     return [
         SimilarReport(cause, best[cause][1].source, round(best[cause][0], 3), round(scores[cause], 3))
@@ -318,6 +365,7 @@ def dumps(reports: Iterable[Report]) -> str:
     entries = [json.dumps(r.to_dict(), ensure_ascii=False, sort_keys=True) for r in reports]
     method = {
         "neighbours": NEIGHBOURS,
+        "library_weight": LIBRARY_WEIGHT,
         "min_similarity": MIN_SIMILARITY,
         "tail_lines": TAIL_LINES,
         "window_chars": WINDOW_CHARS,
@@ -339,10 +387,12 @@ __all__ = [
     "SimilarReport",
     "dumps",
     "fact_tokens",
+    "library_stem",
     "load_reports",
     "rank",
     "report_lines",
     "report_of",
     "similar_reports",
     "tokens_of",
+    "words",
 ]
