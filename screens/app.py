@@ -244,7 +244,8 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         self.call_after_refresh(self.call_after_refresh, self._home_screen_whole)
 
     def call_after_start(self, callback: Callable[[], object]) -> None:
-        """Call ``callback`` once the home screen is whole (at once, on a later refresh, after that).
+        """Call ``callback`` once the home screen is whole: after the refresh that follows the first
+        frame, or after the next refresh when that has passed.
 
         The first frame draws the home screen without its footer keys (the key footer asks for them
         after that frame, so the frame does not wait for a dozen widgets); the frame after it draws them.
