@@ -154,9 +154,6 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         self._requested_theme = settings.theme
         self._too_small_shown = False
         self._preview_depth = ReducedColors(preview_colors) if preview_colors else None
-        self._home_whole = False
-        self._after_start: list[Callable[[], object]] = []
-        """What :meth:`call_after_start` holds until the home screen is whole."""
         self._help_screens: dict[tuple[object, ...], HelpScreen] = {}
         """Help screens built, by their content (language and rows), most recently used last: :meth:`action_help`."""
         self._register_themes()  # before the stylesheet is first read: no second parse for the theme
@@ -233,35 +230,14 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
             self.call_after_refresh(self.switch_mode, "plan")
         if self.handle_stop_signals:
             install_stop_signals(self.stop_for_signal)
-        # Once the home screen is whole: pydantic's import and Paddle's (whose shared library loads with
-        # the GIL held for long stretches) would otherwise hold back its frames.
-        self.call_after_start(self._check_themes)
-        self.call_after_start(self._import_mode_screens)
+        # Both after the first frame: pydantic's import and Paddle's (whose shared library loads with
+        # the GIL held for long stretches) would otherwise hold it back.
+        self.call_after_refresh(self._check_themes)
+        self.call_after_refresh(self._import_mode_screens)
         if self.preload_paddle:
             self.paddle_state = "loading"
             self.update_subtitle()
-            self.call_after_start(self._load_paddle)
-        self.call_after_refresh(self.call_after_refresh, self._home_screen_whole)
-
-    def call_after_start(self, callback: Callable[[], object]) -> None:
-        """Call ``callback`` once the home screen is whole: after the refresh that follows the first
-        frame, or after the next refresh when that has passed.
-
-        The first frame draws the home screen without its footer keys (the key footer asks for them
-        after that frame, so the frame does not wait for a dozen widgets); the frame after it draws them.
-        Workers that import modules (the path dashboard's checklist, the theme check, the modes' screens,
-        Paddle) hold the GIL for long stretches, so they start only then: started with the first frame,
-        they held the keys back by ~60 ms on a loaded machine."""
-        if self._home_whole:
-            self.call_after_refresh(callback)
-        else:
-            self._after_start.append(callback)
-
-    def _home_screen_whole(self) -> None:
-        self._home_whole = True
-        waiting, self._after_start = self._after_start, []
-        for callback in waiting:
-            callback()
+            self.call_after_refresh(self._load_paddle)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """Our semantic variables (``panel-border``…) before a workbench theme is applied, so the

@@ -232,10 +232,10 @@ class RunsScreen(WorkbenchScreen):
 
     def refresh_runs(self) -> None:
         # Read after the next frame: the reading thread competes for the GIL, and the app's first
-        # frame (this is its home screen) must not wait for it. Asked through the app: the screen's own
-        # callbacks run inside Textual's start-up batch, before that frame. Rows that land before the
-        # table has measured them are safe: it is a MeasuredTable. One read however many asked in a
-        # frame (mount, resume and resizes do at start-up).
+        # frame (this is its home screen) must not wait for it. Asked through the app, as the path: the
+        # screen's own callbacks run inside Textual's start-up batch, before that frame. Rows that land
+        # before the table has measured them are safe: it is a MeasuredTable.
+        # One read however many asked in a frame (mount, resume and resizes do at start-up).
         if not self._list_asked:
             self._list_asked = True
             self.app.call_after_refresh(self._list_runs_if_attached)
@@ -253,10 +253,10 @@ class RunsScreen(WorkbenchScreen):
     # -- the path dashboard ----------------------------------------------------------------------
 
     def refresh_path(self) -> None:
-        # Once the home screen is whole: the checklist's code (and pydantic, through it) loads in this
-        # worker. Asked through the app: a screen's own callbacks run at its first idle, which at
-        # start-up comes before the first frame is drawn.
-        self.wb.call_after_start(lambda: self._read_path(self.wb.requests.new("path")))
+        # After the first frame: the checklist's code (and pydantic, through it) loads in this worker.
+        # Asked through the app: a screen's own callbacks run at its first idle, which at start-up
+        # comes before the first frame is drawn.
+        self.app.call_after_refresh(lambda: self._read_path(self.wb.requests.new("path")))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="path", description="worker.path")
     def _read_path(self, request: int) -> None:

@@ -56,9 +56,7 @@ class KeyFooter(Footer):
             return
         if not self._check_pending:
             self._check_pending = True
-            # After the app's next frame: the footer's own callbacks would run at its first idle, inside
-            # Textual's start-up batch, so the first frame would wait for the keys' widgets.
-            self.app.call_after_refresh(self._rebuild_if_changed)
+            self.call_after_refresh(self._rebuild_if_changed)
 
     async def _rebuild_if_changed(self) -> None:
         self._check_pending = False

@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widget import Widget
 from textual.widgets import DataTable, OptionList
 
 from tests.stored_runs import STARTED, write_stored_run
@@ -46,8 +45,6 @@ from workbench.screens.app import WorkbenchApp
 from workbench.screens.compare import CompareScreen
 from workbench.screens.env import EnvChecks, EnvScreen
 from workbench.screens.plan import PlanScreen
-from workbench.screens.textual_private import updates_held
-from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.wizard import WizardScreen
 
 MODES = ("runs", "env", "plan", "monitor", "compare", "wizard")
@@ -164,12 +161,6 @@ async def _pick(pilot: Pilot[Any], options: OptionList, option_id: str) -> None:
     await pilot.press("enter")
 
 
-def _laid_out(widget: Widget) -> bool:
-    """Whether ``widget``'s height on screen fits its content now (the screen has laid out its update)."""
-    size = widget.size
-    return size.height == widget.get_content_height(size, size, size.width)
-
-
 async def show_mode(pilot: Pilot[Any], mode: str, run_dir: Path) -> None:
     """Switch to ``mode`` and wait until its scripted state is drawn.
 
@@ -188,7 +179,6 @@ async def show_mode(pilot: Pilot[Any], mode: str, run_dir: Path) -> None:
     screen = app.screen
     if mode == "runs":
         await wait_for(pilot, lambda: "next:" in str(screen.query_one("#path").render()))
-        await wait_for(pilot, lambda: _laid_out(screen.query_one("#path")))
         await wait_for(pilot, lambda: screen.query_one("#runs-table", DataTable).row_count == 1)
     elif mode == "env":
         assert isinstance(screen, EnvScreen)
@@ -211,8 +201,5 @@ async def show_mode(pilot: Pilot[Any], mode: str, run_dir: Path) -> None:
             await wait_for(pilot, partial(_offers, choices, answer))
             await _pick(pilot, choices, answer)
         await wait_for(pilot, lambda: screen.walk is not None and screen.walk.done and not screen.busy)
-    # The footer shows its keys after the screen's first frame, and while it rebuilds them the app holds
-    # its updates (no layout, no frame): wait for both before the picture.
-    await wait_for(pilot, lambda: screen.query_one(KeyFooter).query("FooterKey") and not updates_held(app))
     await pilot.pause(0.1)
     await pilot.wait_for_scheduled_animations()
