@@ -196,6 +196,10 @@ class Session:
         def driver() -> None:
             if _wait_until(lambda: self.term is not None, 60):
                 drive(self)
+            # A drive that stopped short (the run never started, the dialog never showed) left the TUI
+            # up: end it, so the test fails with what the screen showed instead of on the suite's timeout.
+            if self.pid and not _wait_until(self.exited, 5):
+                os.kill(self.pid, signal.SIGKILL)
 
         thread = threading.Thread(target=driver, daemon=True)
         thread.start()
