@@ -2,7 +2,7 @@
 
 Starts ``python -m workbench`` on a real pseudo-terminal, stops the clock when the header's title
 arrives on the terminal (the first frame) and again when the footer's quit key does (the home screen
-whole: the workbench draws its keys in the frame after the first), then presses q. A bare Textual app (a header, a table and a footer) is started the
+whole: Textual's footer, the bare app's too, may draw its keys in a later frame), then presses q. A bare Textual app (a header, a table and a footer) is started the
 same way, alternating with the workbench, one of each per pair: the budget is the workbench's median at most
 1.3× the bare app's (docs/architecture.md, "Budgets"). Prints every start, the medians, the ratio of the
 medians and the median of the per-pair ratios (steadier on a shared machine), the load average before
@@ -68,8 +68,7 @@ def first_frame_seconds(tree: Path, workspace: Path | None, env: dict[str, str])
 
 def start_seconds(tree: Path, workspace: Path | None, env: dict[str, str]) -> tuple[float, float]:
     """Seconds to the title on the terminal (the first frame) and to the footer's quit key (the home
-    screen whole: the workbench draws its footer keys in the frame after the first); ``workspace=None``
-    starts the bare app instead."""
+    screen whole); ``workspace=None`` starts the bare app instead."""
     argv = (
         [sys.executable, "-c", BARE_APP]
         if workspace is None
