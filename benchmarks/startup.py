@@ -2,11 +2,12 @@
 
 Starts ``python -m workbench`` on a real pseudo-terminal, stops the clock when the header's title
 arrives on the terminal (the first frame) and again when the footer's quit key does (the home screen
-whole: Textual's footer, the bare app's too, may draw its keys in a later frame), then presses q. A bare Textual app (a header, a table and a footer) is started the
-same way, alternating with the workbench, one of each per pair: the budget is the workbench's median at most
-1.3× the bare app's (docs/architecture.md, "Budgets"). Prints every start, the medians, the ratio of the
-medians and the median of the per-pair ratios (steadier on a shared machine), the load average before
-and after, and the time of ``--help``.
+whole: Textual's footer, the bare app's too, may draw its keys in a later frame), then presses q. A bare
+Textual app (a header, a table and a footer) is started the same way, alternating with the workbench, one
+of each per pair: the budget is the workbench's median at most 1.3× the bare app's (docs/architecture.md,
+"Budgets"). Prints every start, the medians, the ratio of the medians and the median of the per-pair
+ratios (steadier on a shared machine), both for the first frame and the footer keys, the load average
+before and after, and the time of ``--help``.
 
 Python's bytecode cache is on, as on a user's machine from the second start on (the first, unmeasured
 start writes it, even where the shell sets ``PYTHONDONTWRITEBYTECODE``). ``--against REV`` measures a git revision side by side, alternating one start of
@@ -59,11 +60,6 @@ Bare().run()
 """
 """The budget's yardstick: a bare Textual app with a header, a table (the home screen's four columns,
 no rows: the benchmark's workspace is empty) and a footer, started the same way."""
-
-
-def first_frame_seconds(tree: Path, workspace: Path | None, env: dict[str, str]) -> float:
-    """Seconds to the title on the terminal; ``workspace=None`` starts the bare app instead."""
-    return start_seconds(tree, workspace, env)[0]
 
 
 def start_seconds(tree: Path, workspace: Path | None, env: dict[str, str]) -> tuple[float, float]:
@@ -157,9 +153,9 @@ def main() -> None:
         bare: list[float] = []
         bare_whole: list[float] = []
         load_before = _load()
-        first_frame_seconds(ROOT, None, env)
+        start_seconds(ROOT, None, env)
         for name, tree in trees.items():  # warm the OS file cache (and the bytecode cache) once
-            first_frame_seconds(tree, tmp / name.replace(" ", "_"), env)
+            start_seconds(tree, tmp / name.replace(" ", "_"), env)
         for _ in range(args.runs):
             frame, whole = start_seconds(ROOT, None, env)
             bare.append(frame)
