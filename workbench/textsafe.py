@@ -36,23 +36,26 @@ import re
 
 __all__ = ["drop_controls", "inert", "needs_inert", "strip_sequences"]
 
-_BIDI = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
-
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 """Every character :func:`inert` replaces (``\\n`` and ``\\t`` are the only controls kept)."""
 
 _SGR = re.compile(r"\x1b\[[0-9;:]*m")
 """A complete colour/attribute sequence: dropped, never shown (the parameter run ends at any non-digit)."""
 
-_VISIBLE: dict[int, str] = {
-    **{c: chr(0x2400 + c) for c in range(0x20) if c not in (0x09, 0x0A)},
-    0x7F: "\u2421",  # ␡
-    **{c: f"\\x{c:02x}" for c in range(0x80, 0xA0)},
-    **{c: f"\\u{c:04x}" for c in _BIDI},
-    **{c: f"\\u{c:04x}" for c in range(0xD800, 0xDC80)},
-    **{c: f"\\u{c:04x}" for c in range(0xDD00, 0xE000)},
-    **{c: f"\\x{c - 0xDC00:02x}" for c in range(0xDC80, 0xDD00)},  # a byte a file name could not decode
-}
+
+def _stand_in(code: int) -> str:
+    """What a character :data:`_UNSAFE` matches is shown as (computed, not tabled: a table of every lone
+    surrogate would be built at every start, and most processes never replace a character)."""
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures glyph: ␛, ␇, ␍ …
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    if 0x80 <= code < 0xA0:
+        return f"\\x{code:02x}"
+    if 0xDC80 <= code < 0xDD00:
+        return f"\\x{code - 0xDC00:02x}"  # a byte a file name could not decode
+    return f"\\u{code:04x}"  # bidi controls, other lone surrogates
+
 
 _SEQUENCE = re.compile(
     r"""
@@ -95,7 +98,7 @@ def inert(text: str) -> str:
 
 
 def _visible(match: re.Match[str]) -> str:
-    return _VISIBLE[ord(match.group())]
+    return _stand_in(ord(match.group()))
 
 
 def _dropped(match: re.Match[str]) -> str:
