@@ -29,13 +29,13 @@ from textual.worker import Worker, WorkerState
 from workbench.i18n import current_language, t
 from workbench.screens.base import help_rows
 from workbench.screens.commands import WorkbenchCommands, WorkbenchThemes
-from workbench.screens.dialogs import ErrorScreen, HelpScreen, QuitScreen, TooSmallScreen
 from workbench.screens.inert import INERT_FILTER
 from workbench.screens.jobs import RunsAndJobs
 from workbench.screens.modes import ordered_modes
 from workbench.screens.signals import install_stop_signals
 from workbench.screens.textual_private import mark_styles_current, wrap_print_capture
 from workbench.screens.typeahead import TypeAheadMixin
+from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.workers import Requests, worker_title
 from workbench.settings import WorkbenchSettings, resolve_settings
 from workbench.themes import read_theme_data, resolve_theme_name, stylesheet_path
@@ -43,11 +43,15 @@ from workbench.themes.depth import ReducedColors
 
 if TYPE_CHECKING:  # the runner (and psutil under it) and the run store load after the first frame
     from workbench.runner import AttachedRun, Job
+    from workbench.screens.dialogs import HelpScreen  # the dialogs load when one is first shown
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 MAX_MODE_KEYS = 9  # modes beyond the ninth are reached from the palette only
 HELP_SCREENS_KEPT = 8
 """Help screens kept for reuse (one per screen and binding state the user asked help on, roughly)."""
+HOME_WHOLE_WAIT_S = 1.0
+"""The longest the background work of :meth:`WorkbenchApp.call_after_start` waits for the footer's keys
+(a terminal that reports itself unfocused at start holds the footer's build back)."""
 
 
 class _PrintCaptureWithDescriptor:
@@ -154,6 +158,9 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
         self._requested_theme = settings.theme
         self._too_small_shown = False
         self._preview_depth = ReducedColors(preview_colors) if preview_colors else None
+        self._home_whole = False
+        self._after_start: list[Callable[[], object]] = []
+        """What :meth:`call_after_start` holds until the home screen is whole."""
         self._help_screens: dict[tuple[object, ...], HelpScreen] = {}
         """Help screens built, by their content (language and rows), most recently used last: :meth:`action_help`."""
         self._register_themes()  # before the stylesheet is first read: no second parse for the theme
@@ -230,14 +237,50 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
             self.call_after_refresh(self.switch_mode, "plan")
         if self.handle_stop_signals:
             install_stop_signals(self.stop_for_signal)
-        # Both after the first frame: pydantic's import and Paddle's (whose shared library loads with
-        # the GIL held for long stretches) would otherwise hold it back.
-        self.call_after_refresh(self._check_themes)
-        self.call_after_refresh(self._import_mode_screens)
+        # Once the home screen is whole: pydantic's import and Paddle's (whose shared library loads with
+        # the GIL held for long stretches) would otherwise hold back its frames.
+        self.call_after_start(self._check_themes)
+        self.call_after_start(self._import_mode_screens)
         if self.preload_paddle:
             self.paddle_state = "loading"
             self.update_subtitle()
-            self.call_after_refresh(self._load_paddle)
+            self.call_after_start(self._load_paddle)
+        self.set_timer(HOME_WHOLE_WAIT_S, self._home_screen_whole)
+
+    def call_after_start(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once the home screen is whole: its first frame drawn and then its footer's
+        keys (:class:`KeyFooter.KeysShown`), or :data:`HOME_WHOLE_WAIT_S` after start at the latest.
+
+        For work that imports modules in a worker (the path dashboard's checklist, the theme check, the
+        modes' screens, Paddle): such a thread holds the GIL for long stretches, and started with the
+        first frame it held the keys back by more than the time the frame saved."""
+        if self._home_whole:
+            self.call_after_refresh(callback)
+        else:
+            self._after_start.append(callback)
+
+    @on(KeyFooter.KeysShown)
+    def _footer_keys_shown(self) -> None:
+        self.call_after_refresh(self._home_screen_whole)  # after the refresh that draws them
+
+    def _home_screen_whole(self) -> None:
+        if self._home_whole:
+            return
+        self._home_whole = True
+        waiting, self._after_start = self._after_start, []
+        for callback in waiting:
+            callback()
+
+    def refresh_css(self, animate: bool = True) -> None:
+        """Textual's refresh, except before the first screen: then nothing is styled yet and the
+        stylesheet has not been parsed, so the theme's variables are all it needs (the first screen
+        parses it with them). Textual's refresh parses it in a copy, whose parse cache is dropped, so the
+        first screen then parses the whole stylesheet a second time: choosing the theme in ``__init__``
+        (:meth:`_register_themes`) would cost the first frame a parse of it."""
+        if not self.screen_stack:
+            self.stylesheet.set_variables(self.get_css_variables())
+            return
+        super().refresh_css(animate)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """Our semantic variables (``panel-border``…) before a workbench theme is applied, so the
@@ -286,6 +329,8 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
     def report_worker_error(self, event: Worker.StateChanged) -> None:
         """The one place a failing worker surfaces (screens forward theirs): an error panel, never an exit."""
         if event.state is WorkerState.ERROR and event.worker.error is not None:
+            from workbench.screens.dialogs import ErrorScreen
+
             error = event.worker.error
             self.push_screen(
                 ErrorScreen(
@@ -295,6 +340,10 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
 
     def on_resize(self, event: Resize) -> None:
         too_small = event.size.width < MIN_WIDTH or event.size.height < MIN_HEIGHT
+        if not too_small and not self._too_small_shown:
+            return
+        from workbench.screens.dialogs import TooSmallScreen
+
         if too_small and not self._too_small_shown:
             self._too_small_shown = True
             self.push_screen(TooSmallScreen(MIN_WIDTH, MIN_HEIGHT))
@@ -326,6 +375,8 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
 
     def action_help(self) -> None:
         """Help for the current screen, read from its live bindings and the mode registry."""
+        from workbench.screens.dialogs import HelpScreen, TooSmallScreen
+
         if isinstance(self.screen, (HelpScreen, TooSmallScreen)):
             return
         screen_keys, global_keys = help_rows(self.screen)
@@ -355,6 +406,8 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
             self._forget_help_screen(screen)
             screen = None
         if screen is None:
+            from workbench.screens.dialogs import HelpScreen
+
             screen = HelpScreen(screen_keys, global_keys, modes)
             self.install_screen(screen, name=f"help-{id(screen):x}")
         self._help_screens[key] = screen  # most recently used: last
@@ -434,6 +487,7 @@ class WorkbenchApp(TypeAheadMixin, RunsAndJobs, App[int]):
             self.exit(0)
             return
         from workbench.runner import LaunchedJob
+        from workbench.screens.dialogs import QuitScreen
 
         names = ", ".join(job.run_id for job in running)
         can_detach = any(isinstance(job, LaunchedJob) for job in running)

@@ -27,6 +27,8 @@ from workbench.i18n import catalog, t
 from workbench.screens.textual_private import updates_held
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from workbench.screens.app import WorkbenchApp
 
 TEXTUAL_DESCRIPTIONS = {"palette": "ui.key.palette", "Quit": "ui.key.quit"}
@@ -168,14 +170,37 @@ class WorkbenchScreen(LocalizedBindingsMixin, Screen[None]):
         """The app, typed (screens only ever run inside a WorkbenchApp)."""
         return cast("WorkbenchApp", self.app)
 
+    _first_frame_drawn = False
+    _waiting_for_first_frame: list[Callable[[], object]] | None = None
+
+    def after_first_frame(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` on this screen's queue once the screen has drawn its first frame (soon, if
+        it has): work that can wait a frame, such as the footer's keys, then holds back no first frame,
+        the app's at start-up (docs/architecture.md, "Budgets") nor a mode's when it is first shown.
+
+        ``callback`` runs as the screen (Textual's active message pump): a widget whose work must run as
+        itself (a compose that binds data to it) passes its own ``call_next`` with that work."""
+        if self._first_frame_drawn:
+            self.call_next(callback)
+            return
+        if self._waiting_for_first_frame is None:
+            self._waiting_for_first_frame = []
+        self._waiting_for_first_frame.append(callback)
+
     def _compositor_refresh(self) -> None:
         """Draw the screen's changes, unless the app holds its updates (its start-up, the pause after a
         mode switch): Textual would render the whole screen and drop the frame unshown. The compositor
         keeps the regions to draw, so the refresh that follows (the terminal's size at start, the redraw
-        when the pause ends) draws all of them at once."""
+        when the pause ends) draws all of them at once. The first frame drawn releases what waits for
+        it (:meth:`after_first_frame`)."""
         if updates_held(self.app):
             return
         super()._compositor_refresh()
+        if not self._first_frame_drawn and self.is_current:
+            self._first_frame_drawn = True
+            waiting, self._waiting_for_first_frame = self._waiting_for_first_frame or [], None
+            for callback in waiting:
+                self.call_next(callback)
 
     @on(events.Resize)
     def _fit_footer(self) -> None:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 
 from workbench.i18n import t
-from workbench.screens.dialogs import QUIT_DETACH, QUIT_STOP, ErrorScreen
 from workbench.screens.workers import (
     DemoSeeded,
     JobsStopped,
@@ -302,6 +301,8 @@ class RunsAndJobs:
             self.start_job(lambda _store: job)
 
     def on_training_refused(self, message: TrainingRefused) -> None:
+        from workbench.screens.dialogs import ErrorScreen  # the dialogs load when one is first shown
+
         app: Any = self
         app.push_screen(ErrorScreen(message.title, message.details))
 
@@ -360,6 +361,8 @@ class RunsAndJobs:
     def _quit_chosen(self, choice: str | None) -> None:
         """The quit dialog's answer: stop the jobs and quit, leave the launched ones running and quit, or
         stay (``None``)."""
+        from workbench.screens.dialogs import QUIT_DETACH, QUIT_STOP
+
         app: Any = self
         if choice == QUIT_STOP:
             app.notify(t("ui.quit.stopping"))

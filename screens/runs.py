@@ -253,10 +253,9 @@ class RunsScreen(WorkbenchScreen):
     # -- the path dashboard ----------------------------------------------------------------------
 
     def refresh_path(self) -> None:
-        # After the first frame: the checklist's code (and pydantic, through it) loads in this worker.
-        # Asked through the app: a screen's own callbacks run at its first idle, which at start-up
-        # comes before the first frame is drawn.
-        self.app.call_after_refresh(lambda: self._read_path(self.wb.requests.new("path")))
+        # Once the home screen is whole: the checklist's code (and pydantic, through it) loads in this
+        # worker.
+        self.wb.call_after_start(lambda: self._read_path(self.wb.requests.new("path")))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="path", description="worker.path")
     def _read_path(self, request: int) -> None:

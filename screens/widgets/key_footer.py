@@ -11,10 +11,13 @@ from what is on screen.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
+from textual.message import Message
 from textual.widgets import Footer
 
+from workbench.screens.base import WorkbenchScreen
 from workbench.screens.textual_private import mark_footer_bindings_ready
 
 if TYPE_CHECKING:
@@ -28,10 +31,15 @@ tooltip, group)."""
 class KeyFooter(Footer):
     """A :class:`Footer` that skips rebuilds which would draw the same keys again."""
 
+    class KeysShown(Message):
+        """The footer has built its keys for the first time (they draw with the next refresh). It bubbles
+        to the app, which starts its heavier background work once the home screen is whole."""
+
     def __init__(self) -> None:
         super().__init__()
         self._shown: Shown | None = None
         self._check_pending = False
+        self._keys_announced = False
 
     def shown(self) -> Shown:
         """The footer's content as the screen's active bindings describe it now."""
@@ -56,7 +64,16 @@ class KeyFooter(Footer):
             return
         if not self._check_pending:
             self._check_pending = True
-            self.call_after_refresh(self._rebuild_if_changed)
+            if isinstance(screen, WorkbenchScreen):
+                # Drawn in the frame after the screen's first: a dozen key widgets (their styles, a layout
+                # pass) would otherwise hold that frame back, the app's first at start-up among them.
+                screen.after_first_frame(partial(self.call_next, self._rebuild_after_refresh))
+            else:
+                self._rebuild_after_refresh()
+
+    def _rebuild_after_refresh(self) -> None:
+        # Asked as the footer (not as the screen that releases it): its keys bind data to it.
+        self.call_after_refresh(self._rebuild_if_changed)
 
     async def _rebuild_if_changed(self) -> None:
         self._check_pending = False
@@ -67,3 +84,6 @@ class KeyFooter(Footer):
             return
         self._shown = shown
         await self.recompose()
+        if not self._keys_announced:
+            self._keys_announced = True
+            self.post_message(self.KeysShown())

@@ -45,6 +45,7 @@ from workbench.screens.app import WorkbenchApp
 from workbench.screens.compare import CompareScreen
 from workbench.screens.env import EnvChecks, EnvScreen
 from workbench.screens.plan import PlanScreen
+from workbench.screens.widgets.key_footer import KeyFooter
 from workbench.screens.wizard import WizardScreen
 
 MODES = ("runs", "env", "plan", "monitor", "compare", "wizard")
@@ -201,5 +202,7 @@ async def show_mode(pilot: Pilot[Any], mode: str, run_dir: Path) -> None:
             await wait_for(pilot, partial(_offers, choices, answer))
             await _pick(pilot, choices, answer)
         await wait_for(pilot, lambda: screen.walk is not None and screen.walk.done and not screen.busy)
+    # The footer shows its keys in the frame after the screen's first: wait for them before the picture.
+    await wait_for(pilot, lambda: bool(screen.query_one(KeyFooter).query("FooterKey")))
     await pilot.pause(0.1)
     await pilot.wait_for_scheduled_animations()

@@ -70,3 +70,16 @@ async def test_finished_workspace_shows_done_steps_with_evidence(
         assert "12 pass, 0 fail, 2 not run" in lines[7]
         assert "next: paddle-workbench plan run sample_configs/plan_cls_dp.yaml --nproc 2  [3]" in lines[8]
         assert app.screen.query_one(DataTable).row_count == 1
+
+
+async def test_a_terminal_unfocused_at_start_still_gets_the_dashboard(make_app) -> None:  # type: ignore[no-untyped-def]
+    """The path dashboard (like the app's other background work) waits for the footer's keys, which a
+    terminal that reports itself unfocused holds back: it comes all the same, the wait being bounded."""
+    from textual.app import App
+    from textual.widgets import Footer
+
+    app = make_app()
+    app.set_reactive(App.app_focus, False)  # as a terminal's focus-out report leaves it
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _wait_for(pilot, lambda: "next:" in _path(app))
+        assert not app.screen.query_one(Footer).query("FooterKey")  # the keys did wait for focus
