@@ -56,8 +56,19 @@ typecheck: setup-test
 # cached ones from tests/**/__pycache__ (git-ignored).
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -n 3 --dist loadgroup
 
-test: setup-test lint typecheck
-	$(PYTEST)
+# lint and typecheck (one process at a time, 70-90 s of one core) run beside the suite, not before it:
+# the suite's workers leave part of the two cores idle while they wait on launched ranks and subprocesses,
+# and the checks, niced, take that time. Their output follows the suite's; a failure of any of them fails
+# `make test`. `make lint` and `make typecheck` still run each alone.
+test: setup-test
+	@checks=$$(mktemp); \
+	nice -n 10 $(MAKE) --no-print-directory --keep-going lint typecheck > "$$checks" 2>&1 & \
+	pid=$$!; trap 'kill $$pid 2>/dev/null; rm -f "$$checks"; exit 130' INT TERM HUP; \
+	echo '$(PYTEST)'; \
+	$(PYTEST); suite=$$?; \
+	wait $$pid; lint=$$?; \
+	echo "--- make lint typecheck (run beside the suite) ---"; cat "$$checks"; rm -f "$$checks"; \
+	[ $$suite -eq 0 ] && [ $$lint -eq 0 ]
 
 # The inner loop: unit and UI tests only (no real Paddle runs or launches); CI runs `make test`.
 test-fast: setup-test
