@@ -54,7 +54,8 @@ async def test_overview_pane_sections(make_app, tmp_path: Path, utc, size) -> No
         pane = await _open_overview(app, pilot)
         screen = app.screen
         assert pane.display and not screen.query_one("#monitor-main").display  # in place of the curves
-        assert pane.has_class("-narrow") == (size[0] < 100)  # config beside the facts only when wide
+        # config beside the facts only when wide (set as the pane is laid out at its width)
+        await wait_for(pilot, lambda: pane.has_class("-narrow") == (size[0] < 100))
         facts = _plain(pane.query_one("#overview-facts", Static))
         for expected in (
             "✔ finished", "60 of 60", "11-30 22:14:05", "1m 35s",  # summary
