@@ -232,8 +232,8 @@ class RunsScreen(WorkbenchScreen):
 
     def refresh_runs(self) -> None:
         # Read after the next frame: the reading thread competes for the GIL, and the app's first
-        # frame (this is its home screen) must not wait for it. Asked through the app, as the path: the
-        # screen's own callbacks run inside Textual's start-up batch, before that frame. Rows that land
+        # frame (this is its home screen) must not wait for it. Asked through the app: the screen's own
+        # callbacks run inside Textual's start-up batch, before that frame. Rows that land
         # before the table has measured them are safe: it is a MeasuredTable.
         # One read however many asked in a frame (mount, resume and resizes do at start-up).
         if not self._list_asked:
