@@ -241,6 +241,101 @@ def test_reading_a_hostile_megabyte_line_is_bounded_and_keeps_line_numbers() -> 
     assert reading.final is not None and reading.final.type == "KeyError" and reading.final.log_line == 40_002
 
 
+TOOL_FAILURES = [
+    (
+        "严重性\t代码\t说明\t项目\t文件\t行\t禁止显示状态\n"
+        "错误\tLNK2038\t检测到“RuntimeLibrary”的不匹配项: 值“MT_StaticRelease”不匹配值“MTd_StaticDebug”"
+        "(io.obj 中)\tpaddle_inference_shared\tD:\\build\\io.obj\t1\t\n",
+        "LNK2038",
+        "RuntimeLibrary",
+    ),
+    (
+        "main.obj : error LNK2019: unresolved external symbol paddle_infer::CreatePredictor\n",
+        "LNK2019",
+        "unresolved external symbol",
+    ),
+    ("make[2]: *** No rule to make target '/paddle/lib/libpaddle_inference.so'.  Stop.\n", "make", "No rule"),
+    ("CMake Error at CMakeLists.txt:45 (message):\n  please set PADDLE_LIB\n", "CMake Error", ""),
+    (
+        "src/main.cc:3:10: fatal error: paddle_inference_api.h: No such file or directory\n",
+        "compiler error",
+        "api.h",
+    ),
+    ("run.sh: line 46:  1881 Killed                  python tools/train.py -c x.yml\n", "Killed", "train.py"),
+    (
+        "[2024/06/10 10:12:01] ppocr INFO: epoch: [1/500]\nSegmentation fault (core dumped)\n",
+        "Segmentation fault",
+        "",
+    ),
+    (
+        "ERROR: No matching distribution found for paddlepaddle-gpu==2.4.2\n",
+        "ERROR",
+        "No matching distribution",
+    ),
+    ("[2024-01-01 10:00:00,000] [   ERROR] - Failed to load the vocabulary file\n", "ERROR", "vocabulary"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "words"), TOOL_FAILURES, ids=["msvc-zh", "msvc", "make", "cmake", "gcc", "killed", "segv", "pip", "logger"])  # fmt: skip
+def test_a_tools_failing_line_is_read_when_no_exception_is_in_sight(text: str, kind: str, words: str) -> None:
+    """A build, linker, shell, pip or logger failure has no exception; its last failing line is read out
+    (type: the tool's word; line number kept) instead of the log reading as no failure at all."""
+    reading = read_log(text)
+    assert reading.has_error and reading.final is None and reading.logged is not None
+    assert reading.logged.origin == "log" and reading.logged.type == kind and words in reading.logged.message
+    assert reading.logged.log_line == text.rstrip("\n").count("\n") + 1 - (1 if kind == "CMake Error" else 0)
+
+
+def test_a_failing_word_in_a_sentence_or_beside_an_exception_is_not_a_tools_failure() -> None:
+    for text in (
+        "the worker was Killed by the scheduler? no: it finished\nstep 10 loss 0.3\n",
+        "step 1 loss 0.9 (ERRORS: none)\n",
+        NO_TRACEBACK,
+        CLEAN,
+    ):
+        assert read_log(text).logged is None, text
+    reading = read_log("ERROR: the run failed\n" + PYTHON_TRACEBACK)
+    assert reading.logged is None and reading.final is not None and reading.final.type == "RuntimeError"
+
+
+def test_a_line_that_only_echoes_an_earlier_failure_gives_way_to_it() -> None:
+    """Each level of a recursive make repeats ``Error 2`` and the linker driver ``ld returned 1``: the line
+    that says what failed is the one read out."""
+    make = "make[2]: *** No rule to make target 'lib/libpaddle_inference.so'.  Stop.\n"
+    make += "make[1]: *** [CMakeFiles/ocr_system.dir/all] Error 2\nmake: *** [all] Error 2\n"
+    ld = "main.cc:(.text+0x1f): undefined reference to `paddle_infer::CreatePredictor'\n"
+    ld += "collect2: error: ld returned 1 exit status\n"
+    for text, kind, words, line in (
+        (make, "make", "No rule", 1),
+        (ld, "undefined reference", "Predictor", 1),
+    ):
+        logged = read_log(text).logged
+        assert (
+            logged is not None and (logged.type, logged.log_line) == (kind, line) and words in logged.message
+        )
+    only_echo = read_log("make: *** [all] Error 2\n").logged
+    assert only_echo is not None and only_echo.type == "make"
+
+
+def test_many_failing_lines_are_read_in_bounded_work_and_the_last_one_kept() -> None:
+    text = "ERROR x\n" * 100_000 + "make: *** No rule to make target 'all'.  Stop.\n"
+    reading = read_log(text)
+    assert reading.logged is not None and reading.logged.type == "make" and reading.logged.log_line == 100_001
+
+
+def test_never_silent_on_a_tools_failure(no_signature_matches: None) -> None:
+    text = TOOL_FAILURES[0][0]
+    for lang, word in (("en", "failing line 2"), ("zh", "出错的行 2")):
+        set_language(lang)
+        try:
+            doc = _only_this(text).to_dict()
+            lines = dg.unrecognised_lines(doc)
+        finally:
+            set_language("en")
+        assert doc["kind"] == "unrecognised" and doc["reading"]["logged_error"]["type"] == "LNK2038"
+        assert any(word in line and "LNK2038" in line for line in lines), lines
+
+
 # -- the answer -------------------------------------------------------------------------------------
 
 

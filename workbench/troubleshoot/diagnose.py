@@ -900,7 +900,8 @@ def similar_lines(doc: Mapping[str, Any]) -> list[str]:
 
 def unrecognised_lines(doc: Mapping[str, Any]) -> list[str]:
     """The unrecognised answer of a diagnosis document (:meth:`Diagnosis.to_dict`, possibly redacted) as
-    translated lines: a header, then ``- `` items (the error, Paddle's hint and C++ location, the frame in
+    translated lines: a header, then ``- `` items (the error, or the failing line of a tool when there is
+    no exception, Paddle's hint and C++ location, the frame in
     the user's or kit's code, versions, errnos, libraries, the closest known cause marked "not sure"),
     "what to try:" and its ``- `` items. Empty when the document is not ``"kind": "unrecognised"``.
     ``diagnose``, ``report`` and the wizard show the same lines."""
@@ -913,6 +914,11 @@ def unrecognised_lines(doc: Mapping[str, Any]) -> list[str]:
         lines.append("- " + t("diagnose.cli.exception", text=_cut(_error_text(python))))
     if cpp:
         lines.append("- " + t("diagnose.cli.cpp_error", text=_cut(_error_text(cpp))))
+    logged = reading.get("logged_error")
+    if logged and not python and not cpp:
+        lines.append(
+            "- " + t("diagnose.cli.logged_error", line=logged["line"], text=_cut(_error_text(logged)))
+        )
     if final and final.get("hint"):
         lines.append("- " + t("diagnose.cli.hint", text=_cut(final["hint"])))
     if final and final.get("at"):
@@ -1003,7 +1009,7 @@ def _unrecognised(sources: Sequence[str], readings: Sequence[Reading]) -> Unreco
 def _closest(reading: Reading) -> tuple[str | None, str | None]:
     """The signature the final error is closest to (most of its keys in the error's text) and the family
     the reading points at; each ``None`` when nothing points anywhere."""
-    final = reading.final
+    final = reading.final or reading.logged
     text = " ".join(part for part in (final.type, final.message, final.hint) if part) if final else ""
     hinted: list[str] = [_ERRNO_FAMILY[e] for e in reading.errnos if e in _ERRNO_FAMILY]
     if reading.libraries:

@@ -9,6 +9,11 @@ a kit printed somewhere in the log. :func:`read_log` extracts that once per inpu
   paste included), and of a C++ ``Error Message Summary`` block (Paddle's ``InvalidArgumentError: …``),
   a glog fatal line (``F0604 … Check failed: …``) or a ``terminate called after throwing`` — each with
   Paddle's ``(InvalidArgument)`` category, ``[Hint: …]``, ``(at /paddle/…)`` and ``[operator < … >]``;
+- **the failing line** (:attr:`Reading.logged`) when there is no exception to read: the last line a build
+  tool, the linker, the shell or a logger printed as a failure (``CMake Error``, ``make: ***``, MSVC's
+  ``error LNK2019`` in English or Chinese, ``x.cc:12: error:``, ``undefined reference``, ``Segmentation
+  fault``/``Killed``/``Aborted``, pip's or a kit logger's ``ERROR``), so a build or shell failure is read
+  out too instead of met with silence;
 - **the frames** of the traceback that ends in it (:class:`Frame`), each classed as the user's code, a
   kit's (PaddleOCR, PaddleX, PaddleDetection, … installed or checked out), Paddle's own, another
   library's or the standard library's; :attr:`Reading.user_frame` is the innermost user or kit frame;
@@ -28,6 +33,7 @@ failure's traceback is at its end), the facts from its first :data:`HEAD_CHARS` 
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -44,6 +50,9 @@ LINE_CHARS = 4000
 """A line is read to this many characters (its end kept too: a flattened traceback ends in its error)."""
 MAX_FRAMES = 200
 """Frames kept per traceback (the innermost ones)."""
+MAX_LOGGED_LINES = 200
+"""Candidate failing lines of a tool classified at most: the last ones of the structure window, from the
+end, until one is a failure."""
 
 FrameKind = Literal["user", "kit", "paddle", "library", "stdlib"]
 
@@ -139,13 +148,15 @@ class Frame:
 
 @dataclass(frozen=True)
 class RaisedError:
-    """An exception as the log prints it: Python's (``origin="python"``) or C++'s (``"cpp"``)."""
+    """An exception as the log prints it: Python's (``origin="python"``) or C++'s (``"cpp"``); or a failing
+    line with no exception behind it (``"log"``: the tool's word as the type, the rest as the message)."""
 
     type: str
     """As printed, qualified when it was (``requests.exceptions.SSLError``, ``InvalidArgumentError``)."""
     message: str
     log_line: int
-    origin: Literal["python", "cpp"]
+    origin: Literal["python", "cpp", "log"]
+    """``log``: a failing line a tool, the shell or a logger printed (:attr:`Reading.logged`)."""
     category: str = ""
     """Paddle's error category, ``(InvalidArgument) …`` → ``InvalidArgument`` (empty when none)."""
     hint: str = ""
@@ -194,6 +205,9 @@ class Reading:
     """The last Python exception line of the text."""
     cpp: RaisedError | None = None
     """The last C++ error (``Error Message Summary``, glog fatal, ``terminate called``)."""
+    logged: RaisedError | None = None
+    """The last failing line of a build tool, the linker, the shell or a logger (:data:`_LOGGED_KINDS`),
+    read only when the text shows neither an exception nor a C++ error nor a traceback."""
     frames: tuple[Frame, ...] = ()
     """The frames of the traceback that ends in :attr:`exception` (outermost first), or of the last
     traceback when it has no exception line."""
@@ -229,8 +243,9 @@ class Reading:
 
     @property
     def has_error(self) -> bool:
-        """Whether the text shows a failure to read out: an exception, a C++ error block or a traceback."""
-        return self.exception is not None or self.cpp is not None or self.traceback
+        """Whether the text shows a failure to read out: an exception, a C++ error block, a traceback or
+        a failing line of a tool (:attr:`logged`)."""
+        return self.exception is not None or self.cpp is not None or self.traceback or self.logged is not None
 
     @property
     def user_frame(self) -> Frame | None:
@@ -264,6 +279,7 @@ class Reading:
             "exception": final.to_dict() if final else None,
             "python_exception": self.exception.to_dict() if self.exception else None,
             "cpp_error": self.cpp.to_dict() if self.cpp else None,
+            "logged_error": self.logged.to_dict() if self.logged else None,
             "frame": frame.to_dict() if frame else None,
             "frames": [f.to_dict() for f in self.frames[-10:]],
             "traceback": self.traceback,
@@ -555,6 +571,75 @@ _LIBRARY_LINE = (
     r"error while loading shared libraries|Could not load|could not be found|not found|No such file|"
     r"[Cc]ould not find|找不到)[^\n]*"
 )
+
+
+_LOGGED_LINE = (
+    r"(?m)^[^\n]*?(?:CMake Error|\*\*\* |ninja: build stopped|error (?:LNK|C|MSB)[0-9]|错误\t(?:LNK|C|MSB)[0-9]|"
+    r"error:|undefined reference to|ERROR|CRITICAL|Segmentation fault|Aborted|Killed|Bus error|"
+    r"Floating point exception)[^\n]*"
+)
+"""A line that may be a tool's failure (:data:`_LOGGED_KINDS` says which, if any)."""
+_LOGGED_MARKS: tuple[str, ...] = (
+    "CMake Error",
+    "*** ",
+    "ninja:",
+    "error",
+    "错误\t",
+    "ERROR",
+    "CRITICAL",
+    "fault",
+    "Aborted",
+)
+_LOGGED_MARKS += ("Killed", "Bus error", "exception")
+"""Literals one of which a window holds when :data:`_LOGGED_LINE` can match in it."""
+_LOGGED_KINDS: tuple[tuple[str, str], ...] = (
+    (r"^CMake Error(?: at \S+(?: \([\w ]+\))?)?:?\s*(.*)$", "CMake Error"),
+    (r"^(?:[\w./-]*make|gmake|mingw32-make)(?:\.exe)?(?:\[[0-9]+\])?: \*\*\* (.*)$", "make"),
+    (r"^ninja: build stopped: (.*)$", "ninja"),
+    (r"\b(?:fatal )?error ((?:LNK|C|MSB)[0-9]+)\s*:\s*(.*)$", ""),
+    (r"^错误\t((?:LNK|C|MSB)[0-9]+)\t([^\t]*)", ""),
+    (r"^(?:[^\s:]+|[A-Za-z]:[^\s:]+):[0-9]+(?::[0-9]+)?: (?:fatal )?error: (.*)$", "compiler error"),
+    (r"^(?:collect2|ld|clang|g\+\+|gcc|c\+\+|nvcc)(?:\.exe)?: (?:fatal )?error: (.*)$", "compiler error"),
+    (r"undefined reference to (.*)$", "undefined reference"),
+    (
+        r"(Segmentation fault|Aborted|Killed|Bus error|Floating point exception)(?: \(core dumped\))?\s*(.*)$",
+        "",
+    ),
+    (r"^ERROR: (.*)$", "ERROR"),
+    (r"(?:^|[\s\]\[:-])(?:ERROR|CRITICAL)\]?\s*[:-]?\s*(.+)$", "ERROR"),
+)
+"""(RE2 pattern, type) of a tool's failing line, first match wins: an empty type takes it from the first
+group (MSVC's ``LNK2019``, the signal's name) and the message from the second, else the message is the
+first group. Shell signals count only at the end of a line or before a command (``bash: line 46: 1881
+Killed  python train.py``), never inside a sentence (:func:`_logged_error`)."""
+
+
+def _logged_error(number: int, line: str) -> RaisedError | None:
+    """The failing line ``line`` read as an error of origin ``log`` (``None`` when it is not one)."""
+    stripped = line.strip()
+    for pattern, kind in _LOGGED_KINDS:
+        found = _re(pattern).search(stripped)
+        if found is None:
+            continue
+        if kind:
+            message = found.group(1)
+        else:
+            kind, message = found.group(1), found.group(2)
+            if not kind.startswith(("LNK", "C", "MSB")) and not _signal_line(
+                stripped, found.start(), message
+            ):
+                continue
+        return RaisedError(kind, (message or "").strip(), number, "log")
+    return None
+
+
+def _signal_line(line: str, start: int, rest: str) -> bool:
+    """Whether a signal's name at ``start`` of ``line`` is the shell's report of a killed process: at the
+    line's start, after ``bash: line N: PID``, or with only a command after it."""
+    before = line[:start].strip()
+    return (not before or before.endswith((":", "]")) or before.split()[-1].isdigit()) and (
+        not rest or not rest[:1].islower() or "python" in rest or "./" in rest
+    )
 
 
 def _notebook_like(line: str) -> bool:
@@ -857,6 +942,31 @@ class _Reader:
                     if kit:
                         self.kits.setdefault(kit)
 
+    def logged(self, first_line: int, part: str) -> None:
+        """The last failing line of a tool in the structure window (:attr:`Reading.logged`); read only
+        when the structure pass found no exception, C++ error or traceback."""
+        reading = self.reading
+        if reading.exception is not None or reading.cpp is not None or reading.traceback:
+            return
+        if not any(mark in part for mark in _LOGGED_MARKS):
+            return
+        candidates: deque[tuple[int, str]] = deque(maxlen=MAX_LOGGED_LINES)
+        line_no, last = first_line, 0
+        for found in _re(_LOGGED_LINE).finditer(part):
+            line_no += part.count("\n", last, found.start())
+            last = found.start()
+            candidates.append((line_no, found.group(0)))
+        echo: RaisedError | None = None
+        for number, line in reversed(candidates):
+            error = _logged_error(number, _cut(line))
+            if error is None:
+                continue
+            if not _echo(error):
+                reading.logged = error
+                return
+            echo = echo or error
+        reading.logged = echo
+
     def finish(self) -> Reading:
         reading = self.reading
         if reading.exception is None and self.frames:
@@ -866,6 +976,15 @@ class _Reader:
         reading.kits = tuple(self.kits)
         reading.model_files = tuple(self.models)
         return reading
+
+
+def _echo(error: RaisedError) -> bool:
+    """Whether a failing line only repeats an earlier one: make's ``[target] Error 2`` from each level of a
+    recursive build, the linker driver's ``ld returned 1 exit status`` after the undefined references."""
+    message = error.message
+    return (error.type == "make" and message.startswith("[") and " Error " in message) or (
+        error.type == "compiler error" and message.startswith("ld returned")
+    )
 
 
 def _where(first_line: int, part: str, at: int) -> tuple[int, str]:
@@ -948,7 +1067,9 @@ def read_log(text: str, first_line: int = 1) -> Reading:
     number of its first line in its source, so the lines read are the source's own."""
     reader = _Reader()
     start, part = _tail(text, first_line, STRUCTURE_CHARS)
-    reader.structure(start, _cut_lines(part))
+    part = _cut_lines(part)
+    reader.structure(start, part)
+    reader.logged(start, part)
     for start_line, part in _windows(text, first_line):
         reader.facts(start_line, part)
     return reader.finish()

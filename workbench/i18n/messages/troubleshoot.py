@@ -85,6 +85,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "diagnose.cli.exception": ("error: {text}", "错误：{text}"),
     "diagnose.cli.cpp_error": ("C++ error: {text}", "C++ 错误：{text}"),
+    "diagnose.cli.logged_error": ("failing line {line}: {text}", "出错的行 {line}：{text}"),
     "diagnose.cli.hint": ("Paddle's hint: {text}", "Paddle 提示：{text}"),
     "diagnose.cli.at": ("raised at: {text}", "抛出位置：{text}"),
     "diagnose.cli.frame": (
