@@ -24,7 +24,7 @@ PARTS = ("dev", "test", "clean")
 REQUIRED = ("source", "cause", "established-by", "expected")
 OPTIONAL = ("versions", "collected")
 """``collected``: the day a later batch was added (``YYYY-MM-DD``); the first batch (2026-12-01) has none."""
-DEV_ONLY_BATCHES = ("2026-12-02b", "2026-12-02c", "2026-12-02d")
+DEV_ONLY_BATCHES = ("2026-12-02b", "2026-12-02c", "2026-12-02d", "2026-12-02e")
 """Batches (their ``collected`` value) gathered for ``dev/`` alone, to give signature writers more real
 wordings to learn from while the test part stayed as it was: the split rule does not place them, and none
 may sit in ``test/`` (a log placed by hand would no longer be a blind sample)."""
