@@ -290,6 +290,8 @@ def test_a_failing_word_in_a_sentence_or_beside_an_exception_is_not_a_tools_fail
     for text in (
         "the worker was Killed by the scheduler? no: it finished\nstep 10 loss 0.3\n",
         "step 1 loss 0.9 (ERRORS: none)\n",
+        "[INFO] Killed 3 stale workers\n",
+        "eval: MEAN_ERROR: 0.3, ERROR_RATE: 0.02\n",
         NO_TRACEBACK,
         CLEAN,
     ):

@@ -606,7 +606,7 @@ _LOGGED_KINDS: tuple[tuple[str, str], ...] = (
         "",
     ),
     (r"^ERROR: (.*)$", "ERROR"),
-    (r"(?:^|[\s\]\[:-])(?:ERROR|CRITICAL)\]?\s*[:-]?\s*(.+)$", "ERROR"),
+    (r"(?:^|[\s\]\[:-])(?:ERROR|CRITICAL)\b\]?\s*[:-]?\s*(.+)$", "ERROR"),
 )
 """(RE2 pattern, type) of a tool's failing line, first match wins: an empty type takes it from the first
 group (MSVC's ``LNK2019``, the signal's name) and the message from the second, else the message is the
@@ -635,11 +635,15 @@ def _logged_error(number: int, line: str) -> RaisedError | None:
 
 def _signal_line(line: str, start: int, rest: str) -> bool:
     """Whether a signal's name at ``start`` of ``line`` is the shell's report of a killed process: at the
-    line's start, after ``bash: line N: PID``, or with only a command after it."""
+    line's start, after ``bash: line N: PID`` or a prefix's colon, with nothing or a command after it."""
     before = line[:start].strip()
     return (not before or before.endswith((":", "]")) or before.split()[-1].isdigit()) and (
-        not rest or not rest[:1].islower() or "python" in rest or "./" in rest
+        not rest or any(mark in rest for mark in _COMMAND_MARKS)
     )
+
+
+_COMMAND_MARKS = ("python", "./", ".py", ".sh", "/")
+"""What the command a shell names after a killed job's signal holds (``Killed  python tools/train.py``)."""
 
 
 def _notebook_like(line: str) -> bool:
