@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.test_tui_signals import CONFIG, _steps_written
-from tests.ui.pty_harness import Terminal, run_in_pty
+from tests.ui.pty_harness import Terminal, run_in_pty, screen_words
 from workbench.datasets import generate_cls_demo
 
 pytestmark = [
@@ -82,7 +82,7 @@ def test_quit_and_stop_ends_the_run_whole_then_exits_without_walking_the_heap(tm
         timeout=240,
         on_output=on_output,
     )
-    assert phase[0] == "stopping", f"stuck at {phase[0]}: {output[-2000:]!r}"
+    assert phase[0] == "stopping", f"stuck at {phase[0]}: {screen_words(output)}"
     assert code == 0, output[-2000:]
     (run_dir,) = (workspace / "runs").iterdir()
     assert json.loads((run_dir / "state.json").read_text())["status"] == "cancelled"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.pty_harness import Terminal, run_in_pty
+from tests.ui.pty_harness import Terminal, run_in_pty, screen_words
 from workbench.datasets import generate_cls_demo
 
 pytestmark = [
@@ -108,7 +108,7 @@ def test_a_signal_stops_the_tuis_run_after_its_step_and_exits_128_plus_n(
         on_output=on_output,
         on_start=pid.append,
     )
-    assert phase[0] == "signalled", f"stuck at {phase[0]}: {output[-2000:]!r}"
+    assert phase[0] == "signalled", f"stuck at {phase[0]}: {screen_words(output)}"
     assert code == 128 + signum
     (run_dir,) = (workspace / "runs").iterdir()
     state = json.loads((run_dir / "state.json").read_text())
