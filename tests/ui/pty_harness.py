@@ -12,18 +12,18 @@ import termios
 import time
 from collections.abc import Callable, Sequence
 
-_ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+from workbench.textsafe import strip_sequences
+
 _DRAWING = re.compile(r"[\u2500-\u259f\u2800-\u28ff]+")
 _BLANKS = re.compile(r"[ \t]{2,}")
 
 
 def screen_words(output: bytes, keep: int = 4000) -> str:
-    """The text a terminal's last frames showed, for a failure message: escape sequences, box and block
-    drawing and runs of blanks taken out, the last ``keep`` characters kept (a dialog's message, which the
-    raw bytes bury under colour codes)."""
-    text = _ESCAPES.sub(b" ", output).decode("utf-8", "replace")
-    text = _BLANKS.sub("  ", _DRAWING.sub(" ", text))
-    return text[-keep:]
+    """The text a terminal's last frames showed, for a failure message: escape sequences
+    (:func:`workbench.textsafe.strip_sequences`), box and block drawing and runs of blanks taken out, the
+    last ``keep`` characters kept (a dialog's message, which the raw bytes bury under colour codes)."""
+    text = strip_sequences(output.decode("utf-8", "replace"))
+    return _BLANKS.sub("  ", _DRAWING.sub(" ", text))[-keep:]
 
 
 class Terminal:

@@ -573,25 +573,20 @@ _LIBRARY_LINE = (
 )
 
 
+_SIGNALS = ("Segmentation fault", "Aborted", "Killed", "Bus error", "Floating point exception")
+"""How a shell reports a job its signal ended (``Killed``, ``Segmentation fault (core dumped)``)."""
+_COMMAND_MARKS = ("python", "./", ".py", ".sh", "/")
+"""What the command a shell names after a killed job's signal holds (``Killed  python tools/train.py``)."""
 _LOGGED_LINE = (
     r"(?m)^[^\n]*?(?:CMake Error|\*\*\* |ninja: build stopped|error (?:LNK|C|MSB)[0-9]|错误\t(?:LNK|C|MSB)[0-9]|"
-    r"error:|undefined reference to|ERROR|CRITICAL|Segmentation fault|Aborted|Killed|Bus error|"
-    r"Floating point exception)[^\n]*"
+    r"error:|undefined reference to|ERROR|CRITICAL|" + "|".join(_SIGNALS) + r")[^\n]*"
 )
 """A line that may be a tool's failure (:data:`_LOGGED_KINDS` says which, if any)."""
-_LOGGED_MARKS: tuple[str, ...] = (
-    "CMake Error",
-    "*** ",
-    "ninja:",
-    "error",
-    "错误\t",
-    "ERROR",
-    "CRITICAL",
-    "fault",
-    "Aborted",
-)
-_LOGGED_MARKS += ("Killed", "Bus error", "exception")
+_LOGGED_MARKS = ("CMake Error", "*** ", "ninja:", "error", "错误\t", "ERROR", "CRITICAL", *_SIGNALS)
 """Literals one of which a window holds when :data:`_LOGGED_LINE` can match in it."""
+_SIGNAL = "signal"
+"""The type of :data:`_LOGGED_KINDS`' signal entry: the signal's name is the type once the line passes
+:func:`_signal_line`."""
 _LOGGED_KINDS: tuple[tuple[str, str], ...] = (
     (r"^CMake Error(?: at \S+(?: \([\w ]+\))?)?:?\s*(.*)$", "CMake Error"),
     (r"^(?:[\w./-]*make|gmake|mingw32-make)(?:\.exe)?(?:\[[0-9]+\])?: \*\*\* (.*)$", "make"),
@@ -601,17 +596,14 @@ _LOGGED_KINDS: tuple[tuple[str, str], ...] = (
     (r"^(?:[^\s:]+|[A-Za-z]:[^\s:]+):[0-9]+(?::[0-9]+)?: (?:fatal )?error: (.*)$", "compiler error"),
     (r"^(?:collect2|ld|clang|g\+\+|gcc|c\+\+|nvcc)(?:\.exe)?: (?:fatal )?error: (.*)$", "compiler error"),
     (r"undefined reference to (.*)$", "undefined reference"),
-    (
-        r"(Segmentation fault|Aborted|Killed|Bus error|Floating point exception)(?: \(core dumped\))?\s*(.*)$",
-        "",
-    ),
+    (r"(" + "|".join(_SIGNALS) + r")(?: \(core dumped\))?\s*(.*)$", _SIGNAL),
     (r"^ERROR: (.*)$", "ERROR"),
     (r"(?:^|[\s\]\[:-])(?:ERROR|CRITICAL)\b\]?\s*[:-]?\s*(.+)$", "ERROR"),
 )
-"""(RE2 pattern, type) of a tool's failing line, first match wins: an empty type takes it from the first
-group (MSVC's ``LNK2019``, the signal's name) and the message from the second, else the message is the
-first group. Shell signals count only at the end of a line or before a command (``bash: line 46: 1881
-Killed  python train.py``), never inside a sentence (:func:`_logged_error`)."""
+"""(RE2 pattern, type) of a tool's failing line, first match wins: an empty type (MSVC's) or
+:data:`_SIGNAL` takes the type from the first group and the message from the second, else the message is
+the first group. A signal counts only where a shell reports one (:func:`_signal_line`), never inside a
+sentence."""
 
 
 def _logged_error(number: int, line: str) -> RaisedError | None:
@@ -621,15 +613,12 @@ def _logged_error(number: int, line: str) -> RaisedError | None:
         found = _re(pattern).search(stripped)
         if found is None:
             continue
-        if kind:
-            message = found.group(1)
-        else:
-            kind, message = found.group(1), found.group(2)
-            if not kind.startswith(("LNK", "C", "MSB")) and not _signal_line(
-                stripped, found.start(), message
-            ):
-                continue
-        return RaisedError(kind, (message or "").strip(), number, "log")
+        if kind and kind != _SIGNAL:
+            return RaisedError(kind, found.group(1).strip(), number, "log")
+        message = found.group(2).strip()
+        if kind == _SIGNAL and not _signal_line(stripped, found.start(), message):
+            continue
+        return RaisedError(found.group(1), message, number, "log")
     return None
 
 
@@ -640,10 +629,6 @@ def _signal_line(line: str, start: int, rest: str) -> bool:
     return (not before or before.endswith((":", "]")) or before.split()[-1].isdigit()) and (
         not rest or any(mark in rest for mark in _COMMAND_MARKS)
     )
-
-
-_COMMAND_MARKS = ("python", "./", ".py", ".sh", "/")
-"""What the command a shell names after a killed job's signal holds (``Killed  python tools/train.py``)."""
 
 
 def _notebook_like(line: str) -> bool:
