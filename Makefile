@@ -13,16 +13,27 @@ comma := ,
 
 .PHONY: run test test-fast setup setup-test lint typecheck unit bench clean
 
+# uv (from PyPI, into the venv) installs what pip would, the same versions, about ten times faster: 8.6 s
+# against 98 s for `.[test,cpu]` into a new venv on a 2-core machine, both caches cold. pip stays the
+# installer where the venv sees a system Paddle: pip counts the system's packages as installed, uv installs
+# them again into the venv. Where uv cannot be had or fails (a proxy, a certificate), pip does the install.
+USE_UV := $(if $(HAVE_PADDLE),,yes)
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	$(if $(USE_UV),$(BIN)/python -m pip install -q uv || echo "uv not installed: pip installs the project")
+
+# $(call install,REQUIREMENT): uv where it is there and works, else pip (upgraded first: an old pip lacks
+# editable installs from pyproject.toml).
+install = $(if $(USE_UV),{ [ -x $(BIN)/uv ] && $(BIN)/uv pip install -q --python $(BIN)/python $(1); } ||) \
+	{ $(BIN)/python -m pip install -q --upgrade pip && $(BIN)/python -m pip install -q $(1); }
 
 $(VENV)/.installed-run: pyproject.toml setup.py | $(BIN)/python
-	$(BIN)/python -m pip install -q -e ".[$(PADDLE_EXTRA)]"
+	$(call install,-e ".[$(PADDLE_EXTRA)]")
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml setup.py | $(BIN)/python
-	$(BIN)/python -m pip install -q -e ".[test$(if $(PADDLE_EXTRA),$(comma)$(PADDLE_EXTRA),)]"
+	$(call install,-e ".[test$(if $(PADDLE_EXTRA),$(comma)$(PADDLE_EXTRA),)]")
 	@# The browser test (tests/integration/test_web.py) drives Debian's Chromium; it skips, saying why, without it.
 	@if [ ! -x /usr/lib/chromium/chromium ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
